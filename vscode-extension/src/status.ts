@@ -1,0 +1,85 @@
+/**
+ * What the status item shows in each state. Pure (no `vscode`), unit-tested in test/status.test.ts;
+ * extension.ts applies it to a StatusBarItem.
+ */
+
+export type ServerStatus =
+  | { state: 'starting'; detail?: string }
+  | { state: 'ready'; version?: string; interpreter?: string; crashes?: number }
+  | { state: 'restarting'; crashes: number; maxRestarts: number }
+  | { state: 'stopped' }
+  | { state: 'not-installed'; message: string; installCommand?: string }
+  | { state: 'error'; message: string };
+
+export interface StatusPresentation {
+  /** Status bar text (with `$(icon)` codicons). */
+  text: string;
+  /** Screen-reader label; also what the e2e test reads. */
+  label: string;
+  /** Markdown tooltip. */
+  tooltip: string;
+  background?: 'warning' | 'error';
+}
+
+const NAME = 'toolsense';
+
+export function presentStatus(status: ServerStatus): StatusPresentation {
+  const click = '\n\nClick to show the log.';
+  switch (status.state) {
+    case 'starting':
+      return {
+        text: `$(loading~spin) ${NAME}`,
+        label: `${NAME}: starting`,
+        tooltip: `**${NAME}**: starting${status.detail ? ` — ${escapeMd(status.detail)}` : ''}…${click}`,
+      };
+    case 'ready': {
+      const lines = [`**${NAME}${status.version ? ` ${escapeMd(status.version)}` : ''}**: ready`];
+      if (status.interpreter) {
+        lines.push(`Python: \`${status.interpreter}\``);
+      }
+      if (status.crashes) {
+        lines.push(`The server was restarted after ${plural(status.crashes, 'crash', 'crashes')} in the last 3 minutes.`);
+      }
+      return { text: `$(check) ${NAME}`, label: `${NAME}: ready`, tooltip: lines.join('\n\n') + click };
+    }
+    case 'restarting':
+      return {
+        text: `$(sync~spin) ${NAME}: restarting`,
+        label: `${NAME}: restarting after a crash`,
+        tooltip: `**${NAME}**: the server stopped unexpectedly; restarting (${status.crashes} of ${status.maxRestarts} restarts allowed in 3 minutes).${click}`,
+        background: 'warning',
+      };
+    case 'stopped':
+      return {
+        text: `$(circle-slash) ${NAME}: stopped`,
+        label: `${NAME}: stopped`,
+        tooltip: `**${NAME}**: the server is stopped. Run **toolsense: Restart Server** to start it.${click}`,
+        background: 'warning',
+      };
+    case 'not-installed':
+      return {
+        text: `$(error) ${NAME}: not installed`,
+        label: `${NAME}: not installed`,
+        tooltip:
+          `**${NAME}**: ${escapeMd(status.message)}` +
+          (status.installCommand ? `\n\nInstall it with:\n\n\`\`\`sh\n${status.installCommand}\n\`\`\`` : '') +
+          `\n\nThen run **toolsense: Restart Server**.${click}`,
+        background: 'error',
+      };
+    case 'error':
+      return {
+        text: `$(error) ${NAME}`,
+        label: `${NAME}: error`,
+        tooltip: `**${NAME}**: ${escapeMd(status.message)}${click}`,
+        background: 'error',
+      };
+  }
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/([\\`*_{}[\]<>#|])/g, '\\$1');
+}

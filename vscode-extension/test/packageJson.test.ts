@@ -1,0 +1,56 @@
+/** package.json and the TypeScript tables must agree. */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { DEFAULT_GLOBS } from '../src/selector';
+import { CLIENT_ONLY_SETTING_KEYS, RESTRICTED_SETTING_KEYS, SERVER_SETTING_KEYS } from '../src/settings';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+const properties: Record<string, { description?: string; markdownDescription?: string; type?: unknown }> =
+  pkg.contributes.configuration.properties;
+
+describe('package.json', () => {
+  it('declares exactly the server settings plus the client-only ones', () => {
+    const declared = Object.keys(properties).map((k) => k.replace(/^toolsense\./, '')).sort();
+    assert.deepEqual(declared, [...SERVER_SETTING_KEYS, ...CLIENT_ONLY_SETTING_KEYS].sort());
+  });
+
+  it('describes and types every setting', () => {
+    for (const [key, schema] of Object.entries(properties)) {
+      assert.ok(schema.description || schema.markdownDescription, `${key} has no description`);
+      assert.ok(schema.type, `${key} has no type`);
+    }
+  });
+
+  it('restricts the code-running settings in untrusted workspaces', () => {
+    const untrusted = pkg.capabilities.untrustedWorkspaces;
+    assert.equal(untrusted.supported, 'limited');
+    assert.deepEqual(untrusted.restrictedConfigurations, RESTRICTED_SETTING_KEYS.map((k) => `toolsense.${k}`));
+  });
+
+  it('activates on JSON and on every default glob', () => {
+    const events: string[] = pkg.activationEvents;
+    for (const e of ['onLanguage:json', 'onLanguage:jsonc', 'workspaceContains:**/toolsense.toml']) {
+      assert.ok(events.includes(e), e);
+    }
+    for (const glob of DEFAULT_GLOBS) {
+      assert.ok(events.includes(`workspaceContains:${glob}`), glob);
+    }
+  });
+
+  it('contributes the two commands', () => {
+    const commands = pkg.contributes.commands.map((c: { command: string; category: string; title: string }) => `${c.category}: ${c.title} (${c.command})`);
+    assert.deepEqual(commands, ['toolsense: Restart Server (toolsense.restartServer)', 'toolsense: Show Log (toolsense.showLog)']);
+  });
+
+  it('has the trace enum', () => {
+    assert.deepEqual((properties['toolsense.trace.server'] as { enum: string[] }).enum, ['off', 'messages', 'verbose']);
+  });
+
+  it('pins every dependency', () => {
+    for (const [name, version] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) {
+      assert.match(String(version), /^\d+\.\d+\.\d+$/, `${name}@${version} is not pinned`);
+    }
+  });
+});

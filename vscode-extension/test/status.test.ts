@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { presentStatus } from '../src/status';
+
+describe('status item', () => {
+  it('says ready, with the version and interpreter in the tooltip', () => {
+    const p = presentStatus({ state: 'ready', version: '0.1.0', interpreter: '/venv/bin/python' });
+    assert.equal(p.text, '$(check) toolsense');
+    assert.equal(p.label, 'toolsense: ready');
+    assert.match(p.tooltip, /0\.1\.0/);
+    assert.match(p.tooltip, /\/venv\/bin\/python/);
+    assert.equal(p.background, undefined);
+  });
+
+  it('mentions crash restarts', () => {
+    assert.match(presentStatus({ state: 'ready', crashes: 2 }).tooltip, /restarted after 2 crashes/);
+    const p = presentStatus({ state: 'restarting', crashes: 1, maxRestarts: 4 });
+    assert.match(p.text, /restarting/);
+    assert.match(p.tooltip, /1 of 4/);
+    assert.equal(p.background, 'warning');
+  });
+
+  it('shows the install command when toolsense is missing', () => {
+    const p = presentStatus({
+      state: 'not-installed',
+      message: 'toolsense is not installed in python3.',
+      installCommand: 'python3 -m pip install toolsense',
+    });
+    assert.match(p.text, /not installed/);
+    assert.match(p.tooltip, /python3 -m pip install toolsense/);
+    assert.equal(p.background, 'error');
+  });
+
+  it('escapes markdown in messages', () => {
+    assert.match(presentStatus({ state: 'error', message: 'a*b' }).tooltip, /a\\\*b/);
+  });
+});
