@@ -1,0 +1,345 @@
+#!/usr/bin/env node
+// Drives a running code-server (a real VS Code in Chromium) through the toolsense extension's features.
+//
+// Usage: node drive.js CONFIG.json
+// CONFIG (written by test_vscode_e2e.py):
+//   url            http://127.0.0.1:PORT/?folder=WORKSPACE
+//   workspace      absolute path of the opened folder
+//   artifacts      directory for screenshots and results.json
+//   chromium       browser executable (default /usr/bin/chromium)
+//   diagnostics    {path, expectText}             (a) a file whose toolsense diagnostics must reach Problems
+//   completion     {path, line, column, deleteChars, values, choose, expectRegex}
+//                                                 (b) cursor after `"type": ` (1-based line/column); the
+//                                                     deleteChars characters of the value that follows are
+//                                                     deleted, completion must offer `values`,
+//                                                     accepting `choose` must make the saved file match expectRegex
+//   quickfix       {path, line, column, key, titleRegex, expectRegex}
+//                                                 (c) cursor on an unknown key; applying the quick fix whose
+//                                                     title matches titleRegex must remove its diagnostic
+//   timeoutMs      per wait (default 30000)
+//
+// Every check runs even if an earlier one failed; the result is one JSON line on stdout, prefixed `RESULT `,
+// and artifacts/results.json: {checks: {name: {ok, detail, ms}}, timings: {...}}.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+
+const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const TIMEOUT = config.timeoutMs ?? 30_000;
+const t0 = Date.now();
+const timings = {};
+const checks = {};
+const mark = (name) => {
+  timings[name] = Date.now() - t0;
+  log(`${name} at ${(timings[name] / 1000).toFixed(1)} s`);
+};
+function log(message) {
+  process.stderr.write(`[drive ${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${message}\n`);
+}
+
+async function check(name, fn) {
+  const start = Date.now();
+  try {
+    const detail = await fn();
+    checks[name] = { ok: true, detail: detail ?? '', ms: Date.now() - start };
+    log(`PASS ${name}: ${detail ?? ''}`);
+  } catch (error) {
+    checks[name] = { ok: false, detail: String(error && error.stack ? error.stack : error), ms: Date.now() - start };
+    log(`FAIL ${name}: ${error}`);
+    await shot(`failed-${name}`);
+  }
+}
+
+let page;
+async function shot(name) {
+  if (!page) return undefined;
+  const file = path.join(config.artifacts, `${name}.png`);
+  try {
+    await page.screenshot({ path: file });
+    return file;
+  } catch (error) {
+    log(`screenshot ${name} failed: ${error}`);
+    return undefined;
+  }
+}
+
+async function waitFor(description, predicate, timeout = TIMEOUT, interval = 250) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await predicate();
+      if (last) return last;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeout} ms waiting for ${description}${last ? ` (last: ${last})` : ''}`);
+    }
+    await page.waitForTimeout(interval);
+  }
+}
+
+// ---- VS Code UI helpers ----------------------------------------------------------------------------
+
+const quickInput = () => page.locator('.quick-input-widget').filter({ visible: true });
+
+async function focusEditorArea() {
+  // Escape closes widgets; the editor keeps focus when one is open.
+  await page.keyboard.press('Escape');
+}
+
+async function openFile(relPath) {
+  const base = path.basename(relPath);
+  for (let attempt = 1; ; attempt++) {
+    await focusEditorArea();
+    await page.keyboard.press('Control+P');
+    const input = quickInput().locator('input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(relPath);
+    try {
+      const row = quickInput().locator('.monaco-list-row', { hasText: base }).first();
+      await row.waitFor({ state: 'visible', timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await page
+        .locator(`.tabs-container .tab.active[aria-label*="${base}"], .tabs-container .tab.active:has-text("${base}")`)
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw new Error(`could not open ${relPath}: ${error}`);
+      log(`opening ${relPath} failed (attempt ${attempt}), retrying: ${error}`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+  }
+}
+
+async function activeEditorText() {
+  // The editor's accessible textarea holds only part of the text; read the rendered lines instead.
+  return page.locator('.editor-instance .monaco-editor .view-lines').first().innerText();
+}
+
+async function gotoPosition(line, column) {
+  await page.keyboard.press('Control+G');
+  const input = quickInput().locator('input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`:${line}:${column}`);
+  await page.waitForTimeout(150);
+  await page.keyboard.press('Enter');
+  await quickInput().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+}
+
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  const input = quickInput().locator('input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${title}`);
+  const row = quickInput().locator('.monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+async function save() {
+  await page.keyboard.press('Control+S');
+  await waitFor('the editor to be saved', async () => (await page.locator('.tabs-container .tab.active.dirty').count()) === 0, 10_000);
+}
+
+async function problemRows() {
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  const n = await rows.count();
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const row = rows.nth(i);
+    const label = (await row.getAttribute('aria-label')) ?? '';
+    const text = (await row.innerText().catch(() => '')) ?? '';
+    out.push(`${label} || ${text.replace(/\s+/g, ' ')}`);
+  }
+  return out;
+}
+
+async function showProblems() {
+  if (await page.locator('.markers-panel').filter({ visible: true }).count()) return;
+  await runCommand('View: Focus Problems');
+  await page.locator('.markers-panel').first().waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+function readWorkspaceFile(relPath) {
+  return fs.readFileSync(path.join(config.workspace, relPath), 'utf8');
+}
+
+// ---- the run ---------------------------------------------------------------------------------------
+
+async function main() {
+  fs.mkdirSync(config.artifacts, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: config.chromium || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+    page = await context.newPage();
+    page.on('pageerror', (error) => log(`page error: ${error}`));
+    mark('browser');
+    await page.goto(config.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    // The explorer shows the folder once the workbench has connected to the server.
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    mark('workbench');
+
+    // (a) diagnostics of a wrong file reach the Problems panel, with source toolsense.
+    const diag = config.diagnostics;
+    await check('diagnostics', async () => {
+      await openFile(diag.path);
+      mark('editor');
+      await waitFor('a squiggle in the editor', async () => (await page.locator('.editor-instance .squiggly-error, .editor-instance .squiggly-warning').count()) > 0);
+      mark('squiggles');
+      await showProblems();
+      const rows = await waitFor('a toolsense problem in the Problems panel', async () => {
+        const r = await problemRows();
+        return r.some((row) => row.includes('toolsense') && (!diag.expectText || row.includes(diag.expectText))) ? r : undefined;
+      });
+      mark('problems');
+      const ours = rows.filter((row) => row.includes('toolsense'));
+      return `${ours.length} toolsense problem(s): ${ours.slice(0, 3).join(' ## ')}`;
+    });
+
+    // Screenshot for the README: squiggles, the hover on the first problem, the Problems panel.
+    try {
+      if (config.quickfix && config.quickfix.path === diag.path) {
+        await gotoPosition(config.quickfix.line, config.quickfix.column + 1);
+        await page.keyboard.press('Control+K');
+        await page.keyboard.press('Control+I');
+        await page.locator('.monaco-hover').filter({ visible: true }).first().waitFor({ timeout: 5_000 });
+        await page.waitForTimeout(300);
+      }
+    } catch (error) {
+      log(`no hover for the screenshot: ${error}`);
+    }
+    await shot('screenshot');
+    await page.keyboard.press('Escape');
+
+    // (d) the status item says ready.
+    await check('status', async () => {
+      const label = await waitFor('the toolsense status item to say ready', async () => {
+        const items = page.locator('#workbench\\.parts\\.statusbar [aria-label*="toolsense"]');
+        const n = await items.count();
+        const labels = [];
+        for (let i = 0; i < n; i++) labels.push(await items.nth(i).getAttribute('aria-label'));
+        const ready = labels.find((l) => l && l.includes('toolsense: ready'));
+        return ready ?? (labels.length ? undefined : undefined);
+      });
+      const text = await page.locator('#workbench\\.parts\\.statusbar [aria-label*="toolsense: ready"]').first().innerText();
+      return `aria-label ${JSON.stringify(label)}, text ${JSON.stringify(text.trim())}`;
+    });
+
+    // (b) completion at an enum position offers the enum values; accepting one changes the text.
+    const comp = config.completion;
+    await check('completion', async () => {
+      await openFile(comp.path);
+      await gotoPosition(comp.line, comp.column);
+      for (let i = 0; i < comp.deleteChars; i++) await page.keyboard.press('Shift+ArrowRight');
+      await page.keyboard.press('Backspace');
+      const widget = page.locator('.editor-widget.suggest-widget.visible');
+      let labels = [];
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        await page.keyboard.press('Control+Space');
+        try {
+          labels = await waitFor('completion items with the enum values', async () => {
+            if (!(await widget.count())) return undefined;
+            const rows = widget.locator('.monaco-list-row');
+            const n = await rows.count();
+            const seen = [];
+            for (let i = 0; i < n; i++) seen.push(((await rows.nth(i).getAttribute('aria-label')) ?? '').trim());
+            return comp.values.every((v) => seen.some((s) => s.includes(v))) ? seen : undefined;
+          }, 8_000);
+          break;
+        } catch (error) {
+          if (attempt === 4) {
+            const rows = await widget.locator('.monaco-list-row').allInnerTexts().catch(() => []);
+            throw new Error(`${error}; suggestions shown: ${JSON.stringify(rows)}`);
+          }
+          await page.keyboard.press('Escape');
+          await page.waitForTimeout(1000);
+        }
+      }
+      await shot('completion');
+      const row = widget.locator('.monaco-list-row').filter({ hasText: comp.choose }).first();
+      await row.click();
+      await widget.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+      await save();
+      const text = readWorkspaceFile(comp.path);
+      if (!new RegExp(comp.expectRegex).test(text)) {
+        throw new Error(`after accepting ${comp.choose}, the file does not match /${comp.expectRegex}/:\n${text}`);
+      }
+      return `offered ${labels.length} items (${labels.slice(0, 8).join(', ')}); accepted ${comp.choose}`;
+    });
+
+    // (c) a quick fix removes its diagnostic.
+    const fix = config.quickfix;
+    await check('quickfix', async () => {
+      await openFile(fix.path);
+      await showProblems();
+      await waitFor(`a toolsense problem about ${fix.key}`, async () => (await problemRows()).some((r) => r.includes('toolsense') && r.includes(fix.key)));
+      await gotoPosition(fix.line, fix.column + 1);
+      const menu = page.locator('.action-widget').filter({ visible: true });
+      let titles = [];
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        await page.keyboard.press('Control+.');
+        try {
+          titles = await waitFor('the quick fix menu', async () => {
+            const t = await menu.locator('.monaco-list-row').allInnerTexts();
+            return t.some((x) => new RegExp(fix.titleRegex, 'i').test(x)) ? t : undefined;
+          }, 8_000);
+          break;
+        } catch (error) {
+          if (attempt === 3) {
+            const shown = await menu.locator('.monaco-list-row').allInnerTexts().catch(() => []);
+            throw new Error(`${error}; actions shown: ${JSON.stringify(shown)}`);
+          }
+          await page.keyboard.press('Escape');
+          await page.waitForTimeout(1000);
+        }
+      }
+      await shot('quickfix-menu');
+      await menu.locator('.monaco-list-row').filter({ hasText: new RegExp(fix.titleRegex, 'i') }).first().click();
+      await waitFor(`the problem about ${fix.key} to disappear`, async () => !(await problemRows()).some((r) => r.includes('toolsense') && r.includes(fix.key)));
+      await save();
+      const text = readWorkspaceFile(fix.path);
+      if (fix.expectRegex && !new RegExp(fix.expectRegex).test(text)) {
+        throw new Error(`after the quick fix the file does not match /${fix.expectRegex}/:\n${text}`);
+      }
+      return `applied ${JSON.stringify(titles.find((x) => new RegExp(fix.titleRegex, 'i').test(x)))} (menu: ${JSON.stringify(titles)})`;
+    });
+    await shot('final');
+  } finally {
+    mark('done');
+    await browser.close().catch(() => undefined);
+  }
+}
+
+main()
+  .catch((error) => {
+    checks.run = { ok: false, detail: String(error && error.stack ? error.stack : error), ms: Date.now() - t0 };
+    log(`run failed: ${error}`);
+  })
+  .finally(() => {
+    const result = { checks, timings };
+    try {
+      fs.writeFileSync(path.join(config.artifacts, 'results.json'), JSON.stringify(result, null, 2));
+    } catch {
+      // artifacts dir missing: stdout still has it
+    }
+    process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  });
