@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# System packages and editors for the client tests; each step is skipped when already present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need_apt=()
+command -v nvim >/dev/null 2>&1 || need_apt+=(neovim)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+if [ -f scripts/install-vscode-e2e.sh ]; then
+  bash scripts/install-vscode-e2e.sh
+fi

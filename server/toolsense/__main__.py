@@ -1,0 +1,3 @@
+from toolsense.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""An LSP line table over UTF-8 bytes.
+
+Lines end only at `\\n`, `\\r\\n` and `\\r` (LSP's rule); U+2028, `\\f` and `\\x85` are ordinary characters here,
+unlike `str.splitlines`. Line starts are byte offsets in a numpy array so that an edit shifts the tail in one
+vectorised step instead of a Python loop over hundreds of thousands of lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+PositionEncoding = Literal["utf-8", "utf-16", "utf-32"]
+
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """Zero-based line and character, the character counted in the negotiated encoding."""
+
+    line: int
+    character: int
+
+
+@dataclass(frozen=True)
+class Range:
+    start: Position
+    end: Position
+
+    def to_json(self) -> dict[str, dict[str, int]]:
+        return {
+            "start": {"line": self.start.line, "character": self.start.character},
+            "end": {"line": self.end.line, "character": self.end.character},
+        }
+
+
+def _line_starts(data: bytes | bytearray | memoryview, base: int = 0) -> list[int]:
+    return [base + match.end() for match in _LINE_BREAK.finditer(data)]
+
+
+def _units(text: str, encoding: PositionEncoding) -> int:
+    """Length of text in the given encoding's code units."""
+    if encoding == "utf-32":
+        return len(text)
+    if encoding == "utf-8":
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+class LineTable:
+    """Byte offsets of line starts, kept up to date under edits."""
+
+    def __init__(self, data: bytes | bytearray) -> None:
+        self.starts: npt.NDArray[np.int64] = np.array([0, *_line_starts(data)], dtype=np.int64)
+
+    @property
+    def line_count(self) -> int:
+        return int(self.starts.shape[0])
+
+    def line_of(self, offset: int) -> int:
+        return int(np.searchsorted(self.starts, offset, side="right")) - 1
+
+    def line_span(self, data: bytes | bytearray, line: int) -> tuple[int, int]:
+        """Byte span of the line's content, without its terminator."""
+        start = int(self.starts[line])
+        if line + 1 >= self.line_count:
+            return start, len(data)
+        end = int(self.starts[line + 1])
+        if data[end - 1] == 0x0A:
+            end -= 1
+        if end > start and data[end - 1] == 0x0D:
+            end -= 1
+        return start, end
+
+    def replace(self, old_data: bytes | bytearray, start: int, end: int, new_text: bytes) -> None:
+        """Update the table for old_data[start:end] = new_text (old_data is the text before the edit)."""
+        starts = self.starts
+        delta = len(new_text) - (end - start)
+        first = max(self.line_of(start) - 1, 0)
+        last = self.line_of(end) + 2
+        window_start = int(starts[first])
+        if last < starts.shape[0]:
+            window_end = int(starts[last])
+            tail = starts[last:] + delta
+        else:
+            window_end = len(old_data)
+            tail = starts[:0]
+        window = bytes(old_data[window_start:start]) + new_text + bytes(old_data[end:window_end])
+        middle = [window_start, *_line_starts(window, window_start)]
+        if tail.shape[0]:
+            limit = window_end + delta
+            middle = [s for s in middle if s < limit]
+        self.starts = np.concatenate((starts[:first], np.array(middle, dtype=np.int64), tail))
+
+    def offset_at(self, data: bytes | bytearray, position: Position, encoding: PositionEncoding) -> int:
+        """Byte offset of an LSP position; out-of-range positions are clamped as LSP asks."""
+        if position.line < 0:
+            return 0
+        if position.line >= self.line_count:
+            return len(data)
+        start, end = self.line_span(data, position.line)
+        character = max(position.character, 0)
+        chunk = bytes(data[start:end])
+        if chunk.isascii() or encoding == "utf-8":
+            return start + min(character, end - start)
+        text = chunk.decode("utf-8", "replace")
+        units = 0
+        consumed = 0
+        for ch in text:
+            if units >= character:
+                break
+            units += 2 if encoding == "utf-16" and ord(ch) > 0xFFFF else 1
+            consumed += len(ch.encode("utf-8", "surrogatepass"))
+        return start + min(consumed, end - start)
+
+    def position_at(self, data: bytes | bytearray, offset: int, encoding: PositionEncoding) -> Position:
+        offset = min(max(offset, 0), len(data))
+        line = self.line_of(offset)
+        start = int(self.starts[line])
+        chunk = bytes(data[start:offset])
+        if chunk.isascii() or encoding == "utf-8":
+            return Position(line, len(chunk))
+        return Position(line, _units(chunk.decode("utf-8", "replace"), encoding))

@@ -1,0 +1,195 @@
+"""Typed settings, validated once.
+
+The same keys come from `[tool.toolsense]` in `pyproject.toml`, from `toolsense.toml`, and from an LSP client's
+`initializationOptions` / `workspace/configuration`. A bad value never crashes anything: `load_settings`
+returns the defaults for the keys that failed plus one readable problem per key.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+SeverityName = Literal["error", "warning", "information", "hint", "off"]
+ProfileName = Literal["anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp"]
+
+DEFAULT_TOOL_GLOBS = ("**/*.tool.json", "**/*.tools.json", "**/tools/*.json")
+DEFAULT_AUTOMATION_GLOBS = ("**/*.automation.json", "**/automations/*.json")
+DEFAULT_TOOL_CALL_GLOBS = (
+    "**/*.toolcall.json",
+    "**/*.tool-call.json",
+    "**/tool_calls/*.json",
+    "**/calls/*.json",
+)
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DiagnosticsSettings(_Section):
+    debounce_ms: int = Field(default=100, ge=0, le=10_000, description="Delay after a keystroke before checking.")
+
+
+class LimitsSettings(_Section):
+    max_file_mb: float = Field(
+        default=32.0,
+        gt=0,
+        description="Files larger than this are not checked live (the CLI still checks them).",
+    )
+    regex_timeout_ms: int = Field(default=200, ge=1, description="Time budget for one example validation.")
+    max_schema_depth: int = Field(default=64, ge=1, description="Deepest schema nesting that is analysed.")
+    max_subschemas: int = Field(default=20_000, ge=1, description="Most subschemas analysed per tool.")
+
+
+class DescriptionSettings(_Section):
+    max_length: int = Field(default=1024, ge=1, description="Longest tool description before a warning.")
+
+
+class ProfileLimits(_Section):
+    max_properties: int | None = None
+    max_depth: int | None = None
+    max_enum_values: int | None = None
+    max_total_chars: int | None = None
+    max_large_enum_chars: int | None = None
+
+
+class FilesSettings(_Section):
+    tool_definitions: tuple[str, ...] = Field(default=(), description="Extra globs for tool-definition files.")
+    automations: tuple[str, ...] = Field(default=(), description="Extra globs for automation files.")
+    tool_calls: tuple[str, ...] = Field(default=(), description="Extra globs for tool-call files.")
+    exclude: tuple[str, ...] = Field(default=("**/node_modules/**", "**/.git/**", "**/.venv/**"))
+
+
+class Settings(_Section):
+    """Everything toolsense can be told; the defaults are what a new user gets."""
+
+    files: FilesSettings = FilesSettings()
+    diagnostics: DiagnosticsSettings = DiagnosticsSettings()
+    limits: LimitsSettings = LimitsSettings()
+    description: DescriptionSettings = DescriptionSettings()
+    profiles: tuple[ProfileName, ...] = Field(default=(), description="Provider profiles whose rules apply.")
+    profile_limits: dict[str, ProfileLimits] = Field(default_factory=dict)
+    severity: dict[str, SeverityName] = Field(default_factory=dict, description="Rule code -> severity or off.")
+    models: dict[str, str] = Field(default_factory=dict, description='Tool name -> "package.module:Model".')
+    enums: dict[str, str] = Field(default_factory=dict, description='Schema pointer/name -> "pkg.mod:Enum".')
+    python_path: tuple[str, ...] = Field(default=(), description="Extra import paths for registered models.")
+    registry: str | None = Field(default=None, description="A JSON file of extra tool definitions.")
+    samples: dict[str, str] = Field(default_factory=dict, description="Tool name -> sample output JSON file.")
+    tool_call_tool: dict[str, str] = Field(
+        default_factory=dict, description="Glob -> tool name, for bare tool-input files."
+    )
+    trusted: bool = Field(default=True, description="Whether user code (registered models) may be imported.")
+
+
+@dataclass(frozen=True)
+class SettingsProblem:
+    """One invalid setting: where it came from, which key, what was expected."""
+
+    source: str
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: setting '{self.key}': {self.message}"
+
+
+def _drop(data: dict[str, Any], loc: tuple[int | str, ...]) -> None:
+    """Remove the offending key so the rest of the settings still apply."""
+    node: Any = data
+    for part in loc[:-1]:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return
+    if isinstance(node, dict):
+        node.pop(loc[-1], None)
+    elif isinstance(node, list) and isinstance(loc[-1], int) and loc[-1] < len(node):
+        node.pop(loc[-1])
+
+
+def _expected(err: Any) -> str:
+    kind = str(err.get("type", ""))
+    if kind == "extra_forbidden":
+        return "unknown key"
+    return f"{err.get('msg', 'invalid')} (received {type(err.get('input')).__name__}: {err.get('input')!r})"
+
+
+def settings_from_mapping(data: Any, source: str) -> tuple[Settings, list[SettingsProblem]]:
+    """Validate a raw mapping; invalid keys fall back to defaults and are reported, never raised."""
+    if data is None:
+        return Settings(), []
+    if not isinstance(data, dict):
+        return Settings(), [SettingsProblem(source, "<root>", f"expected a table/object, got {type(data).__name__}")]
+    working: dict[str, Any] = _deep_copy(data)
+    problems: list[SettingsProblem] = []
+    for _attempt in range(50):
+        try:
+            return Settings.model_validate(working), problems
+        except ValidationError as error:
+            for err in error.errors():
+                loc = tuple(err["loc"])
+                key = ".".join(str(p) for p in loc)
+                problems.append(SettingsProblem(source, key, _expected(err)))
+                if loc:
+                    _drop(working, loc)
+                else:
+                    return Settings(), problems
+    return Settings(), problems
+
+
+def _deep_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest `toolsense.toml`, or `pyproject.toml` with a `[tool.toolsense]` table, at or above start."""
+    here = start if start.is_dir() else start.parent
+    for folder in (here, *here.parents):
+        candidate = folder / "toolsense.toml"
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            if isinstance(data.get("tool"), dict) and "toolsense" in data["tool"]:
+                return pyproject
+    return None
+
+
+class ConfigFileError(Exception):
+    """The configuration file cannot be read or parsed at all."""
+
+
+def load_config_file(path: Path) -> tuple[Settings, list[SettingsProblem]]:
+    """Read settings from a toolsense.toml or pyproject.toml; unreadable files raise ConfigFileError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigFileError(f"{path}: cannot read configuration: {error}") from error
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigFileError(f"{path}: invalid TOML: {error}") from error
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        section = tool.get("toolsense", {}) if isinstance(tool, dict) else {}
+    else:
+        section = data
+    return settings_from_mapping(section, str(path))
