@@ -16,12 +16,20 @@
 //   quickfix       {path, line, column, key, titleRegex, expectRegex}
 //                                                 (c) cursor on an unknown key; applying the quick fix whose
 //                                                     title matches titleRegex must remove its diagnostic
+//   recovery       {pgid, logsDir}                (e) optional: SIGKILL the server process (found in code-server's
+//                                                     process group); it must come back, the status item ready again
+//                                                     and the log saying it restarted
+//   missing        {settingsFile, interpreter}    (f) optional: write settingsFile (the workspace's
+//                                                     .vscode/settings.json) pointing toolsense.interpreter at a Python without
+//                                                     toolsense; the status item and a notification must say so and
+//                                                     give the install command
 //   timeoutMs      per wait (default 30000)
 //
 // Every check runs even if an earlier one failed; the result is one JSON line on stdout, prefixed `RESULT `,
 // and artifacts/results.json: {checks: {name: {ok, detail, ms}}, timings: {...}}.
 'use strict';
 
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
@@ -165,6 +173,33 @@ async function showProblems() {
   if (await page.locator('.markers-panel').filter({ visible: true }).count()) return;
   await runCommand('View: Focus Problems');
   await page.locator('.markers-panel').first().waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+async function statusLabels() {
+  const items = page.locator('#workbench\\.parts\\.statusbar [aria-label*="toolsense"]');
+  const n = await items.count();
+  const labels = [];
+  for (let i = 0; i < n; i++) labels.push((await items.nth(i).getAttribute('aria-label')) ?? '');
+  return labels;
+}
+
+/** pids of `python -m toolsense serve` processes in a process group. */
+function serverPids(pgid) {
+  const out = execFileSync('ps', ['-ww', '-eo', 'pid=,pgid=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f.length > 2 && Number(f[1]) === pgid && /toolsense.*\sserve(\s|$)/.test(f.slice(2).join(' ')))
+    .map((f) => Number(f[0]));
+}
+
+function findFiles(dir, predicate, out = []) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) findFiles(full, predicate, out);
+    else if (predicate(full)) out.push(full);
+  }
+  return out;
 }
 
 function readWorkspaceFile(relPath) {
@@ -322,6 +357,50 @@ async function main() {
       }
       return `applied ${JSON.stringify(titles.find((x) => new RegExp(fix.titleRegex, 'i').test(x)))} (menu: ${JSON.stringify(titles)})`;
     });
+    // (e) recovery: the server is killed; the extension restarts it and says so.
+    const rec = config.recovery;
+    if (rec) {
+      await check('recovery', async () => {
+        const before = await waitFor('a running server process', async () => {
+          const pids = serverPids(rec.pgid);
+          return pids.length ? pids : undefined;
+        }, 10_000).catch((error) => {
+          const ps = execFileSync('ps', ['-ww', '-eo', 'pid=,pgid=,args='], { encoding: 'utf8' });
+          throw new Error(`${error}; code-server pgid ${rec.pgid}; processes:\n${ps.split('\n').filter((l) => /toolsense|code-server|entry\.js/.test(l)).join('\n')}`);
+        });
+        for (const pid of before) process.kill(pid, 'SIGKILL');
+        const seen = new Set();
+        const after = await waitFor('a new server process and the status item ready', async () => {
+          for (const l of await statusLabels()) seen.add(l);
+          const pids = serverPids(rec.pgid).filter((p) => !before.includes(p));
+          const ready = (await statusLabels()).some((l) => l.includes('toolsense: ready'));
+          return pids.length && ready ? pids : undefined;
+        }, 30_000, 100);
+        const logs = findFiles(rec.logsDir, (f) => f.endsWith('.log') && f.includes('toolsense'));
+        const said = logs.some((f) => /stopped unexpectedly; restarting it \(1 of 4/.test(fs.readFileSync(f, 'utf8')));
+        if (!said) throw new Error(`no restart message in the toolsense log (${logs.join(', ') || 'no log file'})`);
+        return `killed ${before}, restarted as ${after}; status labels seen: ${JSON.stringify([...seen])}`;
+      });
+    }
+
+    // (f) an interpreter without toolsense: the status item and a notification give the install command.
+    const miss = config.missing;
+    if (miss) {
+      await check('missing-toolsense', async () => {
+        // toolsense.interpreter is machine-overridable: a workspace setting overrides the Remote one.
+        fs.mkdirSync(path.dirname(miss.settingsFile), { recursive: true });
+        fs.writeFileSync(miss.settingsFile, JSON.stringify({ 'toolsense.interpreter': miss.interpreter }, null, 2));
+        const label = await waitFor('the status item to say not installed', async () =>
+          (await statusLabels()).find((l) => l.includes('toolsense: not installed')));
+        const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'pip install' }).first();
+        await toast.waitFor({ state: 'visible', timeout: TIMEOUT });
+        const message = (await toast.innerText()).replace(/\s+/g, ' ');
+        const command = `${miss.interpreter} -m pip install toolsense`;
+        if (!message.includes(command)) throw new Error(`the notification does not show ${command}: ${message}`);
+        await shot('missing-toolsense');
+        return `status ${JSON.stringify(label)}; notification: ${message.slice(0, 300)}`;
+      });
+    }
     await shot('final');
   } finally {
     mark('done');

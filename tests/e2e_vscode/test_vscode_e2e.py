@@ -5,7 +5,9 @@ code-server on a copy of examples/ and checks through the UI that
   (a) the diagnostics of a wrong file appear in the Problems panel with source toolsense,
   (b) completion at an enum position offers the enum values and accepting one changes the text,
   (c) a quick fix removes its diagnostic,
-  (d) the status item says ready.
+  (d) the status item says ready,
+and, beyond that, that a killed server is restarted (e) and a Python without toolsense is reported with the
+install command in the status item and a notification (f).
 
 Prerequisites (Chromium, Node 24, code-server, playwright-core) come from scripts/install-vscode-e2e.sh, cached
 under $TOOLSENSE_E2E_CACHE (default ~/.cache/toolsense-e2e). Environment:
@@ -239,6 +241,12 @@ def workspace(tmp_path: Path) -> Workspace:
         "toolsense.trace.server": "messages",
     }
     (user_data / "User" / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    # toolsense.interpreter is machine-overridable: in a remote window (code-server) VS Code ignores it in the
+    # (browser-side) User settings; the server-side "Remote" settings live in USER_DATA/Machine.
+    (user_data / "Machine").mkdir()
+    (user_data / "Machine" / "settings.json").write_text(
+        json.dumps({"toolsense.interpreter": interpreter}, indent=2), encoding="utf-8"
+    )
     return Workspace(root=root, user_data=user_data, extensions=tmp_path / "extensions", notes=notes)
 
 
@@ -264,7 +272,7 @@ def _collect_logs(ws: Workspace, dest: Path) -> str:
 
 
 @pytest.fixture
-def code_server(vsix: Path, workspace: Workspace, tmp_path: Path) -> Iterator[tuple[str, Workspace]]:
+def code_server(vsix: Path, workspace: Workspace, tmp_path: Path) -> Iterator[tuple[str, Workspace, int]]:
     env = _code_server_env(tmp_path)
     base = [str(NODE24), str(CODE_SERVER_ENTRY), "--user-data-dir", str(workspace.user_data),
             "--extensions-dir", str(workspace.extensions)]  # fmt: skip
@@ -302,14 +310,18 @@ def code_server(vsix: Path, workspace: Workspace, tmp_path: Path) -> Iterator[tu
                 output = (ARTIFACTS / "code-server.log").read_text(errors="replace")[-3000:]
                 raise AssertionError(f"code-server did not come up on port {port}:\n{output}")
             time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/?folder={workspace.root}", workspace
+        yield f"http://127.0.0.1:{port}/?folder={workspace.root}", workspace, process.pid
     finally:
         _kill_group(process, "code-server")
         log.close()
 
 
-def test_vscode_extension_end_to_end(code_server: tuple[str, Workspace], tmp_path: Path) -> None:
-    url, ws = code_server
+def test_vscode_extension_end_to_end(code_server: tuple[str, Workspace, int], tmp_path: Path) -> None:
+    url, ws, pgid = code_server
+    # A real interpreter without toolsense: `python -S` has no site-packages.
+    no_toolsense = tmp_path / "python-without-toolsense"
+    no_toolsense.write_text(f'#!/bin/sh\nexec "{sys.executable}" -S "$@"\n', encoding="utf-8")
+    no_toolsense.chmod(0o755)
     started = time.monotonic()
     comp_text = (ws.root / COMPLETION_FILE).read_text(encoding="utf-8")
     comp_line, comp_col, rest = _position(comp_text, COMPLETION_LINE_CONTAINS, COMPLETION_ANCHOR)
@@ -329,11 +341,14 @@ def test_vscode_extension_end_to_end(code_server: tuple[str, Workspace], tmp_pat
                        "choose": COMPLETION_CHOOSE, "expectRegex": COMPLETION_EXPECT},  # fmt: skip
         "quickfix": {"path": QUICKFIX_FILE, "line": fix_line, "column": fix_col, "key": QUICKFIX_KEY,
                      "titleRegex": QUICKFIX_TITLE, "expectRegex": QUICKFIX_EXPECT},  # fmt: skip
+        "recovery": {"pgid": pgid, "logsDir": str(ws.user_data / "logs")},
+        "missing": {"settingsFile": str(ws.root / ".vscode" / "settings.json"), "interpreter": str(no_toolsense)},
     }
     config_file = tmp_path / "drive.json"
     config_file.write_text(json.dumps(config, indent=2), encoding="utf-8")
     for old in ARTIFACTS.glob("*.png"):
         old.unlink()
+    shutil.rmtree(ARTIFACTS / "vscode-logs", ignore_errors=True)
 
     driver = subprocess.Popen([str(NODE24), str(HERE / "drive.js"), str(config_file)], cwd=HERE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
@@ -368,6 +383,7 @@ def test_vscode_extension_end_to_end(code_server: tuple[str, Workspace], tmp_pat
         + f"artifacts: {ARTIFACTS}"
     )
     print(report)
-    failed = [name for name in ("diagnostics", "completion", "quickfix", "status", "run") if name in checks and not checks[name]["ok"]]
-    missing = [name for name in ("diagnostics", "completion", "quickfix", "status") if name not in checks]
+    expected = ("diagnostics", "completion", "quickfix", "status", "recovery", "missing-toolsense")
+    failed = [name for name, check in checks.items() if not check["ok"]]
+    missing = [name for name in expected if name not in checks]
     assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- toolsense log ---\n{server_log[-4000:]}"
