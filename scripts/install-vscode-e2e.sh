@@ -21,7 +21,7 @@ E2E_DIR="$REPO/tests/e2e_vscode"
 log() { printf '[install-vscode-e2e] %s\n' "$*" >&2; }
 die() { printf '[install-vscode-e2e] ERROR: %s\n' "$*" >&2; exit 1; }
 
-mkdir -p "$CACHE"
+mkdir -p "$CACHE" 2>/dev/null || die "cannot create the cache directory $CACHE (set TOOLSENSE_E2E_CACHE)"
 command -v npm >/dev/null || die "npm is required (any Node >= 18 with npm) to fetch Node 24 and code-server"
 
 # --- 1. Debian packages -------------------------------------------------------------------------

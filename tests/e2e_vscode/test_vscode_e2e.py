@@ -114,7 +114,9 @@ def _missing_prerequisites() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def prerequisites() -> None:
+def prerequisites() -> str | None:
+    """None when everything is there; otherwise skip, or (TOOLSENSE_REQUIRE_E2E=1) the problem for the test to
+    fail with (failing in the test body, not in a fixture, makes it a FAILED test rather than an ERROR)."""
     require = _flag("TOOLSENSE_REQUIRE_E2E")
     missing = _missing_prerequisites()
     if missing and (require or _flag("TOOLSENSE_E2E_INSTALL")):
@@ -125,8 +127,9 @@ def prerequisites() -> None:
     if missing:
         message = "VS Code e2e prerequisites missing: " + "; ".join(missing)
         if require:
-            pytest.fail(message + f"\n(run {INSTALL_SCRIPT} as root, or unset TOOLSENSE_REQUIRE_E2E)", pytrace=False)
+            return message + f"\n(run {INSTALL_SCRIPT} as root, or unset TOOLSENSE_REQUIRE_E2E)"
         pytest.skip(message + f" — run {INSTALL_SCRIPT} (or set TOOLSENSE_E2E_INSTALL=1)")
+    return None
 
 
 def _extension_version() -> str:
@@ -134,8 +137,10 @@ def _extension_version() -> str:
 
 
 @pytest.fixture(scope="module")
-def vsix(prerequisites: None) -> Path:
+def vsix(prerequisites: str | None) -> Path | None:
     """`npm ci && npm run package` in vscode-extension (npm ci only when node_modules is missing)."""
+    if prerequisites is not None:
+        return None
     target = EXTENSION_DIR / f"toolsense-{_extension_version()}.vsix"
     if _flag("TOOLSENSE_E2E_REUSE_VSIX") and target.exists():
         return target
@@ -272,12 +277,29 @@ def _collect_logs(ws: Workspace, dest: Path) -> str:
 
 
 @pytest.fixture
-def code_server(vsix: Path, workspace: Workspace, tmp_path: Path) -> Iterator[tuple[str, Workspace, int]]:
+def code_server(
+    prerequisites: str | None, vsix: Path | None, workspace: Workspace, tmp_path: Path
+) -> Iterator[tuple[str, Workspace, int] | None]:
+    if prerequisites is not None or vsix is None:
+        yield None
+        return
     env = _code_server_env(tmp_path)
-    base = [str(NODE24), str(CODE_SERVER_ENTRY), "--user-data-dir", str(workspace.user_data),
-            "--extensions-dir", str(workspace.extensions)]  # fmt: skip
-    install = subprocess.run([*base, "--install-extension", str(vsix), "--force"], env=env, capture_output=True,
-                             text=True, timeout=180, start_new_session=True)  # fmt: skip
+    base = [
+        str(NODE24),
+        str(CODE_SERVER_ENTRY),
+        "--user-data-dir",
+        str(workspace.user_data),
+        "--extensions-dir",
+        str(workspace.extensions),
+    ]
+    install = subprocess.run(
+        [*base, "--install-extension", str(vsix), "--force"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        start_new_session=True,
+    )
     assert install.returncode == 0, f"installing {vsix.name} failed:\n{install.stdout}\n{install.stderr}"
     installed = list(workspace.extensions.glob("toolsense.toolsense-*"))
     assert installed, f"{vsix.name} is not in {workspace.extensions}:\n{install.stdout}\n{install.stderr}"
@@ -288,9 +310,20 @@ def code_server(vsix: Path, workspace: Workspace, tmp_path: Path) -> Iterator[tu
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = (ARTIFACTS / "code-server.log").open("wb")
     process = subprocess.Popen(
-        [*base, "--config", str(config), "--bind-addr", f"127.0.0.1:{port}", "--auth", "none",
-         "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
-         "--disable-getting-started-override", str(workspace.root)],  # fmt: skip
+        [
+            *base,
+            "--config",
+            str(config),
+            "--bind-addr",
+            f"127.0.0.1:{port}",
+            "--auth",
+            "none",
+            "--disable-telemetry",
+            "--disable-update-check",
+            "--disable-workspace-trust",
+            "--disable-getting-started-override",
+            str(workspace.root),
+        ],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -316,7 +349,12 @@ def code_server(vsix: Path, workspace: Workspace, tmp_path: Path) -> Iterator[tu
         log.close()
 
 
-def test_vscode_extension_end_to_end(code_server: tuple[str, Workspace, int], tmp_path: Path) -> None:
+def test_vscode_extension_end_to_end(
+    prerequisites: str | None, code_server: tuple[str, Workspace, int] | None, tmp_path: Path
+) -> None:
+    if prerequisites is not None:
+        pytest.fail(prerequisites, pytrace=False)
+    assert code_server is not None
     url, ws, pgid = code_server
     # A real interpreter without toolsense: `python -S` has no site-packages.
     no_toolsense = tmp_path / "python-without-toolsense"
@@ -336,11 +374,23 @@ def test_vscode_extension_end_to_end(code_server: tuple[str, Workspace, int], tm
         "chromium": str(CHROMIUM),
         "timeoutMs": 30_000,
         "diagnostics": {"path": DIAGNOSTICS_FILE, "expectText": DIAGNOSTICS_EXPECT_TEXT},
-        "completion": {"path": COMPLETION_FILE, "line": comp_line, "column": comp_col, "deleteChars": len(value.group(0)),
-                       "values": COMPLETION_VALUES,
-                       "choose": COMPLETION_CHOOSE, "expectRegex": COMPLETION_EXPECT},  # fmt: skip
-        "quickfix": {"path": QUICKFIX_FILE, "line": fix_line, "column": fix_col, "key": QUICKFIX_KEY,
-                     "titleRegex": QUICKFIX_TITLE, "expectRegex": QUICKFIX_EXPECT},  # fmt: skip
+        "completion": {
+            "path": COMPLETION_FILE,
+            "line": comp_line,
+            "column": comp_col,
+            "deleteChars": len(value.group(0)),
+            "values": COMPLETION_VALUES,
+            "choose": COMPLETION_CHOOSE,
+            "expectRegex": COMPLETION_EXPECT,
+        },
+        "quickfix": {
+            "path": QUICKFIX_FILE,
+            "line": fix_line,
+            "column": fix_col,
+            "key": QUICKFIX_KEY,
+            "titleRegex": QUICKFIX_TITLE,
+            "expectRegex": QUICKFIX_EXPECT,
+        },
         "recovery": {"pgid": pgid, "logsDir": str(ws.user_data / "logs")},
         "missing": {"settingsFile": str(ws.root / ".vscode" / "settings.json"), "interpreter": str(no_toolsense)},
     }
@@ -350,8 +400,13 @@ def test_vscode_extension_end_to_end(code_server: tuple[str, Workspace, int], tm
         old.unlink()
     shutil.rmtree(ARTIFACTS / "vscode-logs", ignore_errors=True)
 
-    driver = subprocess.Popen([str(NODE24), str(HERE / "drive.js"), str(config_file)], cwd=HERE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    driver = subprocess.Popen(
+        [str(NODE24), str(HERE / "drive.js"), str(config_file)],
+        cwd=HERE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         stdout, stderr = driver.communicate(timeout=RUN_TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -386,4 +441,6 @@ def test_vscode_extension_end_to_end(code_server: tuple[str, Workspace, int], tm
     expected = ("diagnostics", "completion", "quickfix", "status", "recovery", "missing-toolsense")
     failed = [name for name, check in checks.items() if not check["ok"]]
     missing = [name for name in expected if name not in checks]
-    assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- toolsense log ---\n{server_log[-4000:]}"
+    assert not failed and not missing, (
+        f"{report}\nmissing checks: {missing}\n--- toolsense log ---\n{server_log[-4000:]}"
+    )
