@@ -36,6 +36,8 @@ class ToolRegistry:
 
     by_uri: dict[str, list[ToolInfo]] = field(default_factory=dict)
     version: int = 0
+    samples: dict[str, Any] = field(default_factory=dict)
+    """Sample outputs (settings `samples`): tool name (or `webhook:<service>:<event_type>`) -> decoded JSON."""
     _by_name: dict[str, list[ToolInfo]] | None = field(default=None, repr=False)
 
     def set_file(self, uri: str, tools: Iterable[ToolInfo]) -> bool:
@@ -53,6 +55,14 @@ class ToolRegistry:
 
     def remove_file(self, uri: str) -> bool:
         return self.set_file(uri, [])
+
+    def set_samples(self, samples: dict[str, Any]) -> bool:
+        """Replace the sample outputs; True when that changed anything (cached results are then dropped)."""
+        if samples == self.samples:
+            return False
+        self.samples = dict(samples)
+        self.version += 1
+        return True
 
     def _index(self) -> dict[str, list[ToolInfo]]:
         if self._by_name is None:
