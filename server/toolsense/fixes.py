@@ -1,0 +1,805 @@
+"""Quick fixes: a finding's `Fix` (data) → formatting-preserving byte edits → files rewritten or LSP edits.
+
+One place turns every edit kind into text for both front doors, `toolsense check --fix` and the language
+server's code actions, so they cannot disagree:
+
+- `edits_for_fix(document, fix)` — the byte edits of one fix on one document (None when it cannot apply:
+  the pointer is gone, the edits overlap, or the file has a syntax error outside the edit);
+- `fix_document(document, check, unsafe=…)` — every chosen fix of a file, non-overlapping ones together,
+  re-checked and repeated to a fixed point (bounded); used by `check --fix` and `source.fixAll.toolsense`;
+- `apply_fixes_to_workspace(...)` — the CLI: write files (or print a diff) and return what remains.
+
+Formatting is kept: a renamed key keeps its place, a removed member takes its comma and, when it sat on
+lines of its own, exactly those lines (CRLF, tabs, comments elsewhere untouched); inserted members are
+indented like their siblings, with the file's line ending. Every result is re-parsed and refused when it
+would not be valid JSON.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from tree_sitter import Node, Point
+
+from .document.document import Document, new_parser
+from .document.jsontree import Location, Pointer, locate, pair_key, pairs, string_content_offsets, value_children
+from .engine.checker import Diagnostic
+from .engine.findings import Fix, FixEdit, InsertMembers, RemoveMember, RenameKey, ReplaceInString, ReplaceValue
+from .engine.placement import syntax_errors
+
+__all__ = [
+    "CLOSE_OBJECTS_TITLE",
+    "FixOutcome",
+    "NotApplicable",
+    "TextEdit",
+    "apply_edits",
+    "apply_fixes_to_workspace",
+    "choose_fix",
+    "close_objects_fix",
+    "diff_edits",
+    "edits_for_fix",
+    "fix_document",
+    "locate_pointer",
+    "open_object_schemas",
+    "unified_diff",
+]
+
+MAX_PASSES = 10
+"""`fix_document` re-checks and fixes again at most this many times (a fix may reveal another)."""
+
+CLOSE_OBJECTS_TITLE = "Add additionalProperties: false to every object schema"
+
+_SKIPPED = ("comment", "ERROR")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SNIPPET_SPECIAL = re.compile(r"([\\$}])")
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, order=True)
+class TextEdit:
+    """Replace bytes [start, end) of a document with `text` (LSP snippet syntax when `snippet`)."""
+
+    start: int
+    end: int
+    text: str
+    snippet: bool = False
+
+    @property
+    def encoded(self) -> bytes:
+        return self.text.encode("utf-8", "surrogatepass")
+
+
+class NotApplicable(Exception):
+    """The fix does not fit the document (any more): its pointer is gone, or it would break the JSON."""
+
+
+# --- small text helpers ----------------------------------------------------------------------------------
+
+
+def json_string(text: str) -> str:
+    """A JSON string literal for text: non-ASCII kept as is, control characters and lone surrogates escaped."""
+    encoded = json.dumps(text, ensure_ascii=False)
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", encoded)
+
+
+def snippet_escape(text: str) -> str:
+    """Literal text inside an LSP snippet: `\\`, `$` and `}` escaped."""
+    return _SNIPPET_SPECIAL.sub(r"\\\1", text)
+
+
+def _line_start(document: Document, offset: int) -> int:
+    return int(document.lines.starts[document.lines.line_of(offset)])
+
+
+def _line_content_end(document: Document, offset: int) -> int:
+    """End of the line's content (before its terminator) for the line holding offset."""
+    return document.lines.line_span(document.data, document.lines.line_of(offset))[1]
+
+
+def _next_line_start(document: Document, offset: int) -> int:
+    """Start of the line after the one holding offset (the end of the text on the last line)."""
+    line = document.lines.line_of(offset)
+    if line + 1 < document.lines.line_count:
+        return int(document.lines.starts[line + 1])
+    return len(document.data)
+
+
+def _line_indent(document: Document, offset: int) -> str:
+    start = _line_start(document, offset)
+    end = start
+    data = document.data
+    while end < len(data) and data[end] in b" \t":
+        end += 1
+    return data[start:end].decode("ascii")
+
+
+def _only_blanks(raw: bytes | bytearray) -> bool:
+    return raw.strip(b" \t") == b""
+
+
+def _blank_or_line_comment(raw: bytes | bytearray) -> bool:
+    """Only spaces/tabs, possibly followed by a `//` comment (which then belongs to the member before it)."""
+    rest = raw.lstrip(b" \t")
+    return rest == b"" or rest.startswith(b"//")
+
+
+def _same_line(document: Document, a: int, b: int) -> bool:
+    return document.lines.line_of(a) == document.lines.line_of(b)
+
+
+def detect_eol(document: Document, near: int | None = None) -> str:
+    """The line ending of the line at `near` (else the file's first one; `\\n` for a one-line file)."""
+    data = document.data
+    if near is not None:
+        line = document.lines.line_of(near)
+        if line + 1 < document.lines.line_count:
+            content_end = document.lines.line_span(data, line)[1]
+            return data[content_end : int(document.lines.starts[line + 1])].decode("ascii")
+    match = _LINE_BREAK.search(data, 0, min(len(data), 1 << 20))
+    return match.group().decode("ascii") if match else "\n"
+
+
+def detect_indent_unit(document: Document) -> str:
+    """The file's indentation step: a tab, or the most common increase in leading spaces (default two)."""
+    sample = bytes(document.data[: 1 << 16])
+    lines = [line for line in _LINE_BREAK.split(sample) if line.strip()]
+    tabs = sum(1 for line in lines if line.startswith(b"\t"))
+    spaces = sum(1 for line in lines if line.startswith(b" "))
+    if tabs > spaces:
+        return "\t"
+    steps: Counter[int] = Counter()
+    previous = 0
+    for line in lines:
+        width = len(line) - len(line.lstrip(b" "))
+        if width > previous:
+            steps[width - previous] += 1
+        previous = width
+    if not steps:
+        return "  "
+    step = min(steps.most_common(1)[0][0], 8)
+    return " " * step
+
+
+# --- pointers --------------------------------------------------------------------------------------------
+
+
+def top_values(document: Document) -> list[Node]:
+    return [child for child in document.root.named_children if child.type not in _SKIPPED]
+
+
+def locate_pointer(document: Document, pointer: Pointer) -> Location | None:
+    """The nodes at an absolute pointer (JSON Lines files: the first part picks the line's value)."""
+    values = top_values(document)
+    if not values:
+        return None
+    if len(values) > 1:
+        if not pointer or not isinstance(pointer[0], int) or not 0 <= pointer[0] < len(values):
+            return None
+        found = locate(values[pointer[0]], pointer[1:])
+    else:
+        found = locate(values[0], pointer)
+    return found if found.complete else None
+
+
+def _need(document: Document, pointer: Pointer) -> Location:
+    found = locate_pointer(document, pointer)
+    if found is None:
+        raise NotApplicable(f"nothing at /{'/'.join(str(p) for p in pointer)}")
+    return found
+
+
+# --- one edit kind at a time -----------------------------------------------------------------------------
+
+
+def edits_for(document: Document, edit: FixEdit, snippets: bool = False) -> list[TextEdit]:
+    """The byte edits of one FixEdit; raises NotApplicable."""
+    if isinstance(edit, ReplaceValue):
+        node = _need(document, edit.pointer).value
+        return [TextEdit(node.start_byte, node.end_byte, _reindent(document, node.start_byte, edit.json_text))]
+    if isinstance(edit, RenameKey):
+        key = _need(document, edit.pointer).key
+        if key is None or key.type != "string":
+            raise NotApplicable("not an object member")
+        return [TextEdit(key.start_byte, key.end_byte, json_string(edit.new_key))]
+    if isinstance(edit, RemoveMember):
+        return _remove(document, edit.pointer)
+    if isinstance(edit, InsertMembers):
+        return _insert(document, edit, snippets)
+    return _replace_in_string(document, edit)
+
+
+def _reindent(document: Document, at: int, text: str) -> str:
+    """A multi-line replacement value: its later lines indented like the line it starts on, file line endings."""
+    if "\n" not in text and "\r" not in text:
+        return text
+    lines = re.split(r"\r\n|\r|\n", text)
+    indent = _line_indent(document, at)
+    eol = detect_eol(document, at)
+    return eol.join([lines[0], *(indent + line if line else line for line in lines[1:])])
+
+
+def _replace_in_string(document: Document, edit: ReplaceInString) -> list[TextEdit]:
+    node = _need(document, edit.pointer).value
+    if node.type != "string" or edit.start < 0 or edit.end < edit.start:
+        raise NotApplicable("not a string")
+    start, end = string_content_offsets(node, edit.start, edit.end)
+    return [TextEdit(start, end, json_string(edit.text)[1:-1])]
+
+
+def _items(container: Node) -> list[Node]:
+    return list(pairs(container)) if container.type == "object" else list(value_children(container))
+
+
+def _same(a: Node, b: Node) -> bool:
+    return a.start_byte == b.start_byte and a.end_byte == b.end_byte and a.type == b.type
+
+
+def _neighbour_comma(container: Node, item: Node, after: bool) -> Node | None:
+    """The comma right after (or before) item among the container's tokens, comments skipped."""
+    children = container.children
+    index = next(i for i, child in enumerate(children) if _same(child, item))
+    step = 1 if after else -1
+    index += step
+    while 0 <= index < len(children):
+        child = children[index]
+        if child.type != "comment":
+            return child if child.type == "," else None
+        index += step
+    return None
+
+
+def _remove(document: Document, pointer: Pointer) -> list[TextEdit]:
+    if not pointer:
+        raise NotApplicable("cannot remove the whole document")
+    location = _need(document, pointer)
+    if isinstance(pointer[-1], str):
+        if location.key is None or location.key.parent is None or location.key.parent.type != "pair":
+            raise NotApplicable("not an object member")
+        item: Node = location.key.parent
+    else:
+        item = location.value
+    container = item.parent
+    if container is None or container.type not in ("object", "array"):
+        raise NotApplicable("not inside an object or array")
+    data = document.data
+    items = _items(container)
+    opening, closing = container.children[0], container.children[-1]
+    if len(items) == 1:
+        interior = data[opening.end_byte : closing.start_byte]
+        rest = interior.replace(data[item.start_byte : item.end_byte], b"", 1)
+        if rest.strip() == b"":
+            return [TextEdit(opening.end_byte, closing.start_byte, "")]  # `{ "a": 1 }` → `{}`
+    trailing = _neighbour_comma(container, item, after=True)
+    leading = None if trailing is not None else _neighbour_comma(container, item, after=False)
+    after = trailing.end_byte if trailing is not None else item.end_byte
+    line_start = _line_start(document, item.start_byte)
+    content_end = _line_content_end(document, after)
+    edits: list[TextEdit] = []
+    if leading is not None:
+        edits.append(TextEdit(leading.start_byte, leading.end_byte, ""))
+    if _only_blanks(data[line_start : item.start_byte]) and _blank_or_line_comment(data[after:content_end]):
+        next_start = _next_line_start(document, after)
+        if next_start > content_end:  # the member's lines go, terminators included: no blank line is left
+            edits.append(TextEdit(line_start, next_start, ""))
+            return edits
+    if trailing is not None:
+        end = after
+        while end < len(data) and data[end] in b" \t":
+            end += 1
+        start = item.start_byte
+        if end >= len(data) or data[end] in b"\r\n":  # `x, a,⏎` → `x,⏎`: no trailing blanks left behind
+            while start > line_start and data[start - 1] in b" \t":
+                start -= 1
+        edits.append(TextEdit(start, end, ""))
+        return edits
+    start = item.start_byte
+    while start > 0 and data[start - 1] in b" \t":
+        start -= 1
+    edits.append(TextEdit(start, item.end_byte, ""))
+    return edits
+
+
+def _colon_style(document: Document, obj: Node) -> str:
+    """How the file writes `key: value` (`": "` or `":"`), from the object's members or its own pair."""
+    candidates = list(pairs(obj))[:3]
+    if obj.parent is not None and obj.parent.type == "pair":
+        candidates.append(obj.parent)
+    for pair in candidates:
+        key = pair.child_by_field_name("key")
+        value = pair.child_by_field_name("value")
+        if key is None or value is None:
+            continue
+        between = bytes(document.data[key.end_byte : value.start_byte])
+        if b"\n" not in between and b"\r" not in between and b"/" not in between and between.strip() == b":":
+            return between.decode("ascii")
+    return ": "
+
+
+def _comma_style(document: Document, items: list[Node], colon: str) -> str:
+    for first, second in itertools.pairwise(items):
+        between = bytes(document.data[first.end_byte : second.start_byte])
+        if b"\n" not in between and b"\r" not in between and between.strip() == b",":
+            return between.lstrip(b" \t").decode("ascii")
+    return ", " if colon.endswith(" ") else ","
+
+
+def _member_indent(document: Document, obj: Node, items: list[Node]) -> str:
+    for item in reversed(items):
+        start = _line_start(document, item.start_byte)
+        if _only_blanks(document.data[start : item.start_byte]):
+            return document.data[start : item.start_byte].decode("ascii")
+    return _line_indent(document, obj.start_byte) + detect_indent_unit(document)
+
+
+def _expand_empty(document: Document, obj: Node) -> bool:
+    """Whether `{}` becomes a multi-line object: yes when what holds it is laid out on several lines."""
+    parent = obj.parent
+    holder = parent.parent if parent is not None and parent.type == "pair" else parent
+    if holder is None or holder.type == "document":
+        return True
+    return not _same_line(document, holder.start_byte, max(holder.end_byte - 1, holder.start_byte))
+
+
+def _insert(document: Document, edit: InsertMembers, snippets: bool) -> list[TextEdit]:
+    obj = _need(document, edit.pointer).value
+    if obj.type != "object" or not edit.members:
+        raise NotApplicable("not an object")
+    opening, closing = obj.children[0], obj.children[-1]
+    if opening.type != "{" or closing.type != "}" or closing.is_missing:
+        raise NotApplicable("unclosed object")
+    existing = {key for pair in pairs(obj) if (key := pair_key(pair)) is not None}
+    use_snippets = snippets and bool(edit.snippet_members)
+    chosen = edit.snippet_members if use_snippets else edit.members
+    if any(name in existing for name, _ in chosen):
+        raise NotApplicable("a member is there already")
+    data = document.data
+    colon = _colon_style(document, obj)
+
+    def member(name: str, value: str) -> str:
+        key = json_string(name)
+        return f"{snippet_escape(key) if use_snippets else key}{colon}{value}"
+
+    texts = [member(name, value) for name, value in chosen]
+    items = list(pairs(obj))
+    multi_line = not _same_line(document, opening.start_byte, closing.start_byte)
+    eol = detect_eol(document, opening.start_byte)
+    if items:
+        last = items[-1]
+        if not multi_line:
+            comma = _comma_style(document, items, colon)
+            return [TextEdit(last.end_byte, last.end_byte, comma + comma.join(texts), use_snippets)]
+        indent = _member_indent(document, obj, items)
+        body = ("," + eol).join(indent + text for text in texts)
+        content_end = _line_content_end(document, last.end_byte)
+        rest = data[last.end_byte : content_end]
+        if not _only_blanks(rest) and _blank_or_line_comment(rest):  # keep `// note` on its member's line
+            return [
+                TextEdit(last.end_byte, last.end_byte, ","),
+                TextEdit(content_end, content_end, eol + body, use_snippets),
+            ]
+        return [TextEdit(last.end_byte, last.end_byte, "," + eol + body, use_snippets)]
+    interior = data[opening.end_byte : closing.start_byte]
+    base = _line_indent(document, opening.start_byte)
+    if multi_line:
+        inner = base + detect_indent_unit(document)
+        content_end = _line_content_end(document, opening.end_byte)
+        at = content_end if _blank_or_line_comment(data[opening.end_byte : content_end]) else opening.end_byte
+        body = ("," + eol).join(inner + text for text in texts)
+        return [TextEdit(at, at, eol + body, use_snippets)]
+    if interior.strip() != b"":  # `{ /* c */ }`
+        return [TextEdit(opening.end_byte, opening.end_byte, ", ".join(texts) + " ", use_snippets)]
+    if _expand_empty(document, obj):
+        inner = base + detect_indent_unit(document)
+        body = ("," + eol).join(inner + text for text in texts)
+        return [TextEdit(opening.end_byte, closing.start_byte, eol + body + eol + base, use_snippets)]
+    pad = " " if interior else ""
+    comma = ", " if colon.endswith(" ") else ","
+    return [TextEdit(opening.end_byte, closing.start_byte, pad + comma.join(texts) + pad, use_snippets)]
+
+
+# --- whole fixes -----------------------------------------------------------------------------------------
+
+
+def _overlapping(edits: Sequence[TextEdit]) -> bool:
+    """Edits sorted by (start, end) overlap, or two start at the same place (their order would be a guess)."""
+    return any(b.start < a.end or b.start == a.start for a, b in itertools.pairwise(edits))
+
+
+def _syntax_error_spans(document: Document) -> list[tuple[int, int]]:
+    if not document.root.has_error:
+        return []
+    return [(start, end) for start, end, _ in syntax_errors(document)]
+
+
+def _errors_inside(errors: Iterable[tuple[int, int]], edits: Sequence[TextEdit]) -> bool:
+    return all(any(e.start <= start and end <= e.end for e in edits) for start, end in errors)
+
+
+def edits_for_fix(
+    document: Document, fix: Fix, snippets: bool = False, check_syntax: bool = True
+) -> list[TextEdit] | None:
+    """The byte edits of a fix, sorted; None when it cannot apply or would leave invalid JSON.
+
+    A file with a syntax error outside the edit is never touched.
+    """
+    try:
+        edits = sorted(edit for part in fix.edits for edit in edits_for(document, part, snippets))
+    except NotApplicable:
+        return None
+    if not edits or _overlapping(edits):
+        return None
+    if not _errors_inside(_syntax_error_spans(document), edits):
+        return None
+    if check_syntax and not parses_clean_after(document, edits):
+        return None
+    return edits
+
+
+def apply_edits(data: bytes | bytearray, edits: Iterable[TextEdit]) -> bytes:
+    """The text with non-overlapping edits applied (snippet texts are applied as they are written)."""
+    result = bytearray(data)
+    for edit in sorted(edits, reverse=True):
+        result[edit.start : edit.end] = edit.encoded
+    return bytes(result)
+
+
+def _point(document: Document, offset: int) -> Point:
+    line = document.lines.line_of(offset)
+    return Point(line, offset - int(document.lines.starts[line]))
+
+
+def _end_point(start: Point, text: bytes) -> Point:
+    breaks = list(_LINE_BREAK.finditer(text))
+    if not breaks:
+        return Point(start.row, start.column + len(text))
+    return Point(start.row + len(breaks), len(text) - breaks[-1].end())
+
+
+def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
+    """Whether the document with these edits (snippets as plain text) parses without a syntax error.
+
+    Re-parses incrementally from the document's tree, so it costs the edited region, not the file.
+    """
+    tree = document.tree.copy()
+    for edit in sorted(edits, reverse=True):
+        text = _plain(edit).encode("utf-8", "surrogatepass")
+        start = _point(document, edit.start)
+        tree.edit(
+            start_byte=edit.start,
+            old_end_byte=edit.end,
+            new_end_byte=edit.start + len(text),
+            start_point=start,
+            old_end_point=_point(document, edit.end),
+            new_end_point=_end_point(start, text),
+        )
+    data = apply_edits(document.data, [TextEdit(e.start, e.end, _plain(e)) for e in edits])
+    return not new_parser().parse(data, tree).root_node.has_error
+
+
+_SNIPPET_TOKEN = re.compile(r"\\([\\$}])|\$\{\d+\|([^|]*)\|\}|\$\{\d+:([^}]*)\}|\$\{\d+\}|\$\d+")
+
+
+def _plain(edit: TextEdit) -> str:
+    """What a snippet edit inserts once the user accepts its defaults (first choice, placeholder text)."""
+    if not edit.snippet:
+        return edit.text
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group(1) is not None:
+            return match.group(1)
+        if match.group(2) is not None:
+            return re.split(r"(?<!\\),", match.group(2))[0].replace("\\,", ",").replace("\\|", "|")
+        if match.group(3) is not None:
+            return match.group(3)
+        return ""
+
+    return _SNIPPET_TOKEN.sub(replace, edit.text)
+
+
+def choose_fix(fixes: Sequence[Fix], unsafe: bool) -> Fix | None:
+    """The fix `--fix` applies for one diagnostic: the preferred allowed one, or the only allowed one."""
+    allowed = [fix for fix in fixes if fix.safe or unsafe]
+    preferred = [fix for fix in allowed if fix.preferred]
+    if preferred:
+        return preferred[0]
+    return allowed[0] if len(allowed) == 1 else None
+
+
+Checker = Callable[[Document], list[Diagnostic]]
+Chooser = Callable[[Diagnostic], Fix | None]
+
+
+@dataclass
+class FixOutcome:
+    """The result of fixing one document to a fixed point."""
+
+    data: bytes
+    applied: int
+    passes: int
+    diagnostics: list[Diagnostic]
+    changed: bool
+
+
+def _planned(document: Document, diagnostics: Iterable[Diagnostic], choose: Chooser) -> list[list[TextEdit]]:
+    """Non-overlapping edit groups (one per fix) for the chosen fixes, in document order."""
+    taken: list[TextEdit] = []
+    groups: list[list[TextEdit]] = []
+    seen: set[tuple[TextEdit, ...]] = set()
+    for diagnostic in diagnostics:
+        fix = choose(diagnostic)
+        if fix is None:
+            continue
+        edits = edits_for_fix(document, fix, check_syntax=False)
+        if edits is None or tuple(edits) in seen:
+            continue
+        if _overlapping(sorted([*taken, *edits])):
+            continue
+        seen.add(tuple(edits))
+        taken.extend(edits)
+        groups.append(edits)
+    return groups
+
+
+def _valid_groups(document: Document, groups: list[list[TextEdit]]) -> list[list[TextEdit]]:
+    """The groups whose combined result parses; one by one when the whole batch does not."""
+    if parses_clean_after(document, [edit for group in groups for edit in group]):
+        return groups
+    kept: list[list[TextEdit]] = []
+    for group in groups:
+        candidate = [edit for g in [*kept, group] for edit in g]
+        if parses_clean_after(document, candidate):
+            kept.append(group)
+    return kept
+
+
+def fix_document(
+    document: Document,
+    check: Checker,
+    unsafe: bool = False,
+    diagnostics: list[Diagnostic] | None = None,
+    choose: Chooser | None = None,
+    max_passes: int = MAX_PASSES,
+) -> FixOutcome:
+    """Apply the chosen fixes of every diagnostic, re-check, repeat until nothing changes (at most max_passes).
+
+    Overlapping fixes wait for the next pass; a pass that would produce invalid JSON keeps only the fixes
+    that do not; a text seen before stops the loop (fixes that undo each other).
+    """
+    chooser: Chooser = choose or (lambda d: choose_fix(d.finding.fixes, unsafe) if d.finding else None)
+    current = document
+    remaining = diagnostics if diagnostics is not None else check(document)
+    seen = {bytes(document.data)}
+    applied = passes = 0
+    while passes < max_passes:
+        groups = _valid_groups(current, _planned(current, remaining, chooser))
+        if not groups:
+            break
+        data = apply_edits(current.data, [edit for group in groups for edit in group])
+        if data in seen:
+            break
+        seen.add(data)
+        passes += 1
+        applied += len(groups)
+        current = Document(current.uri, bytearray(data), current.version, current.encoding)
+        remaining = check(current)
+    return FixOutcome(bytes(current.data), applied, passes, remaining, current is not document)
+
+
+def diff_edits(old: bytes | bytearray, new: bytes | bytearray) -> list[TextEdit]:
+    """Small edits turning old into new (line-wise hunks between the common prefix and suffix)."""
+    old, new = bytes(old), bytes(new)
+    if old == new:
+        return []
+    prefix = 0
+    limit = min(len(old), len(new))
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    # Widen to whole lines so the hunks are line-based, then diff the lines in between.
+    start = max(old.rfind(b"\n", 0, prefix), old.rfind(b"\r", 0, prefix)) + 1
+    old_end, new_end = len(old) - suffix, len(new) - suffix
+    old_lines = _split_keep(old[start:old_end])
+    new_lines = _split_keep(new[start:new_end])
+    if not _utf8_boundaries(old, start, old_end) or not _utf8_boundaries(new, start, new_end):
+        return [TextEdit(start, old_end, new[start:new_end].decode("utf-8", "surrogatepass"))]
+    edits: list[TextEdit] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    old_offsets = _offsets(old_lines, start)
+    new_offsets = _offsets(new_lines, start)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        text = new[new_offsets[j1] : new_offsets[j2]].decode("utf-8", "surrogatepass")
+        edits.append(TextEdit(old_offsets[i1], old_offsets[i2], text))
+    return edits
+
+
+def _utf8_boundaries(data: bytes, *offsets: int) -> bool:
+    return all(offset >= len(data) or (data[offset] & 0xC0) != 0x80 for offset in offsets)
+
+
+def _split_keep(data: bytes) -> list[bytes]:
+    lines: list[bytes] = []
+    position = 0
+    for match in _LINE_BREAK.finditer(data):
+        lines.append(data[position : match.end()])
+        position = match.end()
+    if position < len(data):
+        lines.append(data[position:])
+    return lines
+
+
+def _offsets(lines: list[bytes], start: int) -> list[int]:
+    offsets = [start]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    return offsets
+
+
+# --- the "close every object schema" source action -------------------------------------------------------
+
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_SINGLE = ("additionalProperties", "items", "not", "if", "then", "else", "contains")
+_MAX_SCHEMA_DEPTH = 64
+
+
+def open_object_schemas(
+    schema: Any, pointer: Pointer = (), depth: int = 0, in_all_of: bool = False
+) -> Iterator[Pointer]:
+    """Pointers (relative to schema) of object schemas without `additionalProperties`.
+
+    Skipped: `allOf` branches and schemas that use `allOf` or `$ref` (closing them would reject the
+    properties the other branches define), and booleans.
+    """
+    if not isinstance(schema, dict) or depth > _MAX_SCHEMA_DEPTH:
+        return
+    kind = schema.get("type")
+    is_object = kind == "object" or (isinstance(kind, list) and "object" in kind)
+    is_object = is_object or (kind is None and isinstance(schema.get("properties"), dict))
+    closed = "additionalProperties" in schema or "unevaluatedProperties" in schema
+    if is_object and not closed and not in_all_of and "allOf" not in schema and "$ref" not in schema:
+        yield pointer
+    for keyword in _SCHEMA_MAPS:
+        children = schema.get(keyword)
+        if isinstance(children, dict):
+            for name, child in children.items():
+                yield from open_object_schemas(child, (*pointer, keyword, name), depth + 1)
+    for keyword in _SCHEMA_LISTS:
+        branches = schema.get(keyword)
+        if isinstance(branches, list):
+            for index, child in enumerate(branches):
+                yield from open_object_schemas(child, (*pointer, keyword, index), depth + 1, keyword == "allOf")
+    for keyword in _SCHEMA_SINGLE:
+        child = schema.get(keyword)
+        if isinstance(child, dict):
+            yield from open_object_schemas(child, (*pointer, keyword), depth + 1)
+        elif keyword == "items" and isinstance(child, list):
+            for index, item in enumerate(child):
+                yield from open_object_schemas(item, (*pointer, keyword, index), depth + 1)
+
+
+def close_objects_fix(document: Document, kind_hint: Any = None) -> Fix | None:
+    """One fix adding `"additionalProperties": false` to every open object schema of every tool in the file."""
+    from .engine.units import read_unit, split, with_dialects
+    from .models.definitions import SCHEMA_KEY
+
+    file_split = split(document, kind_hint)
+    if file_split.kind != "tool":
+        return None
+    units = with_dialects([read_unit(document, span) for span in file_split.spans])
+    edits: list[FixEdit] = []
+    for unit in units:
+        if unit.dialect not in SCHEMA_KEY or not isinstance(unit.value, dict):
+            continue
+        keys = [SCHEMA_KEY[unit.dialect]] + ([("outputSchema",)] if unit.dialect == "mcp" else [])
+        for key in keys:
+            schema: Any = unit.value
+            for part in key:
+                schema = schema.get(part) if isinstance(schema, dict) else None
+            for relative in open_object_schemas(schema):
+                edits.append(InsertMembers((*unit.pointer, *key, *relative), (("additionalProperties", "false"),)))
+    if not edits:
+        return None
+    return Fix(CLOSE_OBJECTS_TITLE, tuple(edits), safe=True)
+
+
+# --- the CLI: `toolsense check --fix / --diff / --unsafe-fixes` ------------------------------------------
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def unified_diff(old: bytes, new: bytes, name: str) -> str:
+    """A unified diff (`--- a/name`, `+++ b/name`) that marks a missing final newline like git does."""
+    old_lines = [line.decode("utf-8", "surrogateescape") for line in _split_keep(old)]
+    new_lines = [line.decode("utf-8", "surrogateescape") for line in _split_keep(new)]
+    out: list[str] = []
+    for line in difflib.unified_diff(old_lines, new_lines, f"a/{name}", f"b/{name}", lineterm="\n"):
+        if line.endswith(("\n", "\r")):
+            out.append(line)
+        else:
+            out.append(line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def _display(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def apply_fixes_to_workspace(
+    workspace: Any, results: dict[Path, list[Diagnostic]], diff_only: bool, unsafe: bool, out: TextIO, err: TextIO
+) -> dict[Path, list[Diagnostic]]:
+    """Fix every checked file (tool files first: fixing a tool may change what automations are checked
+    against), write it back (or print a diff) and return the diagnostics that remain."""
+    from .engine.checker import UnitCache, check_document
+    from .engine.workspace import LoadedFile, document_tools
+
+    fixed_files = applied = 0
+    order = sorted(results, key=lambda p: (workspace.kinds.get(p) != "tool", str(p)))
+    for path in order:
+        loaded = workspace.files.get(path)
+        diagnostics = results[path]
+        if loaded is None or loaded.document is None:
+            continue
+        if not any(choose_fix(d.finding.fixes, unsafe) for d in diagnostics if d.finding is not None):
+            continue
+        kind = workspace.kinds.get(path)
+        context = workspace.context(loaded.uri)
+
+        def check(document: Document, context: Any = context, kind: Any = kind) -> list[Diagnostic]:
+            return check_document(document, context, kind, UnitCache()).diagnostics
+
+        outcome = fix_document(loaded.document, check, unsafe, diagnostics)
+        if not outcome.changed:
+            continue
+        try:
+            raw = path.read_bytes()
+        except OSError as error:
+            err.write(f"toolsense: cannot read {path}: {error.strerror}\n")
+            continue
+        bom = _BOM if raw.startswith(_BOM) else b""
+        if raw != bom + bytes(loaded.document.data):
+            err.write(f"toolsense: {path} changed while it was being checked; not fixed\n")
+            continue
+        new = bom + outcome.data
+        if diff_only:
+            out.write(unified_diff(raw, new, _display(path)))
+        else:
+            try:
+                path.write_bytes(new)
+            except OSError as error:
+                err.write(f"toolsense: cannot write {path}: {error.strerror}\n")
+                continue
+        fixed_files += 1
+        applied += outcome.applied
+        document = Document(loaded.uri, bytearray(outcome.data))
+        workspace.files[path] = LoadedFile(path, loaded.uri, document)
+        workspace.registry.set_file(loaded.uri, document_tools(document, kind))
+    remaining: dict[Path, list[Diagnostic]] = workspace.check_all() if fixed_files else results
+    problems = "problem" if applied == 1 else "problems"
+    files = "file" if fixed_files == 1 else "files"
+    verb = "Would fix" if diff_only else "Fixed"
+    err.write(f"{verb} {applied} {problems} in {fixed_files} {files}.\n" if applied else "No fixes applied.\n")
+    if not unsafe:
+        hidden = sum(
+            1
+            for diagnostics in remaining.values()
+            for d in diagnostics
+            if d.finding is not None and choose_fix(d.finding.fixes, True) is not None
+        )
+        if hidden:
+            err.write(f"{hidden} more fix{'es' if hidden != 1 else ''} available with --unsafe-fixes.\n")
+    return remaining
