@@ -451,16 +451,16 @@ def apply_edits(data: bytes | bytearray, edits: Iterable[TextEdit]) -> bytes:
     return bytes(result)
 
 
-def _point(document: Document, offset: int) -> Point:
-    line = document.lines.line_of(offset)
-    return Point(line, offset - int(document.lines.starts[line]))
+def _point(data: bytes | bytearray, offset: int) -> Point:
+    """tree-sitter's point: rows end only at `\\n` (a lone `\\r` is a line break for LSP, not for it)."""
+    return Point(data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1))
 
 
 def _end_point(start: Point, text: bytes) -> Point:
-    breaks = list(_LINE_BREAK.finditer(text))
+    breaks = text.count(b"\n")
     if not breaks:
         return Point(start.row, start.column + len(text))
-    return Point(start.row + len(breaks), len(text) - breaks[-1].end())
+    return Point(start.row + breaks, len(text) - (text.rfind(b"\n") + 1))
 
 
 def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
@@ -471,13 +471,13 @@ def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
     tree = document.tree.copy()
     for edit in sorted(edits, reverse=True):
         text = _plain(edit).encode("utf-8", "surrogatepass")
-        start = _point(document, edit.start)
+        start = _point(document.data, edit.start)
         tree.edit(
             start_byte=edit.start,
             old_end_byte=edit.end,
             new_end_byte=edit.start + len(text),
             start_point=start,
-            old_end_point=_point(document, edit.end),
+            old_end_point=_point(document.data, edit.end),
             new_end_point=_end_point(start, text),
         )
     data = apply_edits(document.data, [TextEdit(e.start, e.end, _plain(e)) for e in edits])

@@ -1,0 +1,150 @@
+"""Shared helpers for the quick-fix tests: check a text, apply one fix, and the invariants every fix keeps."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import toolsense.rules  # noqa: F401  (registers every rule family)
+from toolsense.document.document import Document
+from toolsense.engine.checker import Diagnostic, UnitCache, check_document
+from toolsense.engine.context import CheckContext, ToolRegistry
+from toolsense.engine.findings import Fix
+from toolsense.engine.units import kind_from_path
+from toolsense.engine.workspace import Workspace
+from toolsense.fixes import TextEdit, apply_edits, edits_for_fix
+from toolsense.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+@cache
+def example_registry() -> ToolRegistry:
+    """The tools of examples/tools (what the example automations call)."""
+    workspace = Workspace(Settings())
+    workspace.add([EXAMPLES / "tools"])
+    return workspace.registry
+
+
+def check(
+    text: str | bytes, name: str = "x.tool.json", settings: Settings | None = None
+) -> tuple[Document, list[Diagnostic]]:
+    """The document and its diagnostics, as `toolsense check` would compute them for a file of that name."""
+    settings = settings or Settings()
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    document = Document(f"file:///ws/{name}", bytearray(data))
+    context = CheckContext(settings, example_registry(), document.uri)
+    report = check_document(document, context, kind_from_path(f"/ws/{name}", settings), UnitCache())
+    return document, report.diagnostics
+
+
+def checker(name: str, settings: Settings | None = None):  # type: ignore[no-untyped-def]
+    settings = settings or Settings()
+
+    def run(document: Document) -> list[Diagnostic]:
+        context = CheckContext(settings, example_registry(), document.uri)
+        return check_document(document, context, kind_from_path(f"/ws/{name}", settings), UnitCache()).diagnostics
+
+    return run
+
+
+def key(diagnostic: Diagnostic) -> tuple[str, tuple[str | int, ...]]:
+    return diagnostic.code, diagnostic.finding.pointer if diagnostic.finding else ()
+
+
+def find(diagnostics: Iterable[Diagnostic], code: str, pointer: tuple[str | int, ...] | None = None) -> Diagnostic:
+    matches = [d for d in diagnostics if d.code == code and (pointer is None or key(d)[1] == pointer)]
+    assert matches, f"no {code} at {pointer} in {[(d.code, key(d)[1], d.message) for d in diagnostics]}"
+    return matches[0]
+
+
+_COMMENT = re.compile(r'"(?:\\.|[^"\\])*"|//[^\r\n]*|/\*.*?\*/', re.S)
+
+
+def strip_comments(text: str) -> str:
+    return _COMMENT.sub(lambda m: m.group() if m.group().startswith('"') else "", text)
+
+
+def loads(text: str | bytes) -> object:
+    """json.loads modulo comments (and JSON Lines: one value per line)."""
+    decoded = text.decode("utf-8", "surrogatepass") if isinstance(text, bytes) else text
+    stripped = strip_comments(decoded)
+    try:
+        return json.loads(stripped)
+    except ValueError:
+        return [json.loads(line) for line in stripped.splitlines() if line.strip()]
+
+
+def assert_outside_unchanged(old: bytes, new: bytes, edits: list[TextEdit]) -> None:
+    """Every byte outside the edits is where it was: before, between and after them, CRLF/tabs/comments too."""
+    edits = sorted(edits)
+    shift = 0
+    previous_end = 0
+    for edit in edits:
+        assert new[previous_end + shift : edit.start + shift] == old[previous_end : edit.start]
+        shift += len(edit.encoded) - (edit.end - edit.start)
+        previous_end = edit.end
+    assert new[previous_end + shift :] == old[previous_end:]
+    assert len(new) == len(old) + shift
+
+
+def changed_lines(old: bytes, new: bytes) -> tuple[list[bytes], list[bytes]]:
+    """The lines that differ (common leading and trailing lines removed), terminators kept."""
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    while a and b and a[0] == b[0]:
+        a.pop(0)
+        b.pop(0)
+    while a and b and a[-1] == b[-1]:
+        a.pop()
+        b.pop()
+    return a, b
+
+
+@dataclass
+class Applied:
+    old: bytes
+    new: bytes
+    edits: list[TextEdit]
+    before: list[Diagnostic]
+    after: list[Diagnostic]
+
+
+def apply_fix(
+    text: str | bytes, name: str, diagnostic: Diagnostic, fix: Fix, settings: Settings | None = None
+) -> Applied:
+    """Apply one fix of one diagnostic and check again; assert the invariants every fix must keep."""
+    document, before = check(text, name, settings)
+    edits = edits_for_fix(document, fix)
+    assert edits is not None, f"fix {fix.title!r} did not apply"
+    old = bytes(document.data)
+    new = apply_edits(old, edits)
+    assert_outside_unchanged(old, new, edits)
+    loads(new)  # valid JSON (modulo comments)
+    reparsed, after = check(new, name, settings)
+    assert not reparsed.root.has_error
+    assert not [d for d in after if d.code == "TS001"]
+    fixed = key(diagnostic)
+    assert fixed not in [key(d) for d in after], f"{fixed} still reported after {fix.title!r}"
+    expected_left = Counter(key(d) for d in before)
+    expected_left[fixed] -= 1
+    new_ones = Counter(key(d) for d in after) - expected_left
+    assert not new_ones, (
+        f"{fix.title!r} introduced {[(d.code, key(d)[1], d.message) for d in after if key(d) in new_ones]}"
+    )
+    return Applied(old, new, edits, before, after)
+
+
+def crlf_tabs(text: str) -> str:
+    """The same JSON indented with tabs (one per two spaces) and CRLF line ends."""
+    lines = []
+    for line in text.split("\n"):
+        width = len(line) - len(line.lstrip(" "))
+        lines.append("\t" * (width // 2) + line.lstrip(" "))
+    return "\r\n".join(lines)

@@ -1,0 +1,231 @@
+"""Every edit kind turned into text: exact results on LF/CRLF, spaces/tabs, comments, inline and empty objects."""
+
+from __future__ import annotations
+
+import pytest
+from fixkit import assert_outside_unchanged, loads
+
+from toolsense.document.document import Document
+from toolsense.engine.findings import (
+    Fix,
+    FixEdit,
+    InsertMembers,
+    RemoveMember,
+    RenameKey,
+    ReplaceInString,
+    ReplaceValue,
+)
+from toolsense.fixes import (
+    TextEdit,
+    _plain,
+    apply_edits,
+    choose_fix,
+    detect_eol,
+    detect_indent_unit,
+    diff_edits,
+    edits_for_fix,
+    json_string,
+    snippet_escape,
+    unified_diff,
+)
+
+
+def run(text: str, *edits: FixEdit, snippets: bool = False) -> str | None:
+    document = Document.from_text("file:///x.json", text)
+    found = edits_for_fix(document, Fix("t", tuple(edits)), snippets=snippets)
+    if found is None:
+        return None
+    old = bytes(document.data)
+    new = apply_edits(old, found)
+    assert_outside_unchanged(old, new, found)
+    if not snippets:
+        loads(new)
+    return new.decode("utf-8", "surrogatepass")
+
+
+ABC = '{\n  "a": 1,\n  "b": 2,\n  "c": 3\n}'
+WINDOWS = '{\r\n\t"a": 1, // one\r\n\t// about c\r\n\t"c": 3 // three\r\n}'
+
+REMOVE_CASES = [
+    # multi-line: the member's whole line goes, with the right comma
+    (ABC, ("a",), '{\n  "b": 2,\n  "c": 3\n}'),
+    (ABC, ("b",), '{\n  "a": 1,\n  "c": 3\n}'),
+    (ABC, ("c",), '{\n  "a": 1,\n  "b": 2\n}'),
+    # CRLF, tabs and comments: the member's own trailing comment goes with it, other comments stay
+    (WINDOWS, ("c",), '{\r\n\t"a": 1 // one\r\n\t// about c\r\n}'),
+    (WINDOWS, ("a",), '{\r\n\t// about c\r\n\t"c": 3 // three\r\n}'),
+    # inline
+    ('{"a": 1, "b": 2, "c": 3}', ("a",), '{"b": 2, "c": 3}'),
+    ('{"a": 1, "b": 2, "c": 3}', ("b",), '{"a": 1, "c": 3}'),
+    ('{"a": 1, "b": 2, "c": 3}', ("c",), '{"a": 1, "b": 2}'),
+    ('{"a":1,"b":2}', ("b",), '{"a":1}'),
+    ('{"a": 1 /* keep */, "b": 2}', ("b",), '{"a": 1 /* keep */}'),
+    # the only member: the object collapses to {}
+    ('{"x": {"a": 1}}', ("x", "a"), '{"x": {}}'),
+    ('{\n  "x": {\n    "a": 1\n  }\n}', ("x", "a"), '{\n  "x": {}\n}'),
+    ('{\n  "x": {\n    // why\n    "a": 1\n  }\n}', ("x", "a"), '{\n  "x": {\n    // why\n  }\n}'),
+    # arrays
+    ('{"x": [1, 2, 3]}', ("x", 0), '{"x": [2, 3]}'),
+    ('{"x": [1, 2, 3]}', ("x", 1), '{"x": [1, 3]}'),
+    ('{"x": [1, 2, 3]}', ("x", 2), '{"x": [1, 2]}'),
+    ('[\n  {"a": 1},\n  {"b": 2}\n]\n', (1,), '[\n  {"a": 1}\n]\n'),
+    ('[\r\n\t{"a": 1},\r\n\t{"b": 2},\r\n\t{"c": 3}\r\n]', (1,), '[\r\n\t{"a": 1},\r\n\t{"c": 3}\r\n]'),
+    # a multi-line member goes with all its lines
+    (
+        '{\n  "a": {\n    "deep": [1,\n      2]\n  },\n  "b": 2\n}',
+        ("a",),
+        '{\n  "b": 2\n}',
+    ),
+    # mixed: a member sharing its line with a sibling
+    ('{\n  "a": 1, "b": 2,\n  "c": 3\n}', ("b",), '{\n  "a": 1,\n  "c": 3\n}'),
+    ('{\n  "a": 1,\n  "b": 2}', ("b",), '{\n  "a": 1\n}'),
+    # JSON Lines: the pointer's first part picks the line
+    ('{"a": 1, "x": 2}\n{"a": 1, "x": 2}\n', (1, "x"), '{"a": 1, "x": 2}\n{"a": 1}\n'),
+    # escaped keys are matched decoded
+    ('{"a\\u0062": 1, "c": 2}', ("ab",), '{"c": 2}'),
+]
+
+
+@pytest.mark.parametrize(("text", "pointer", "expected"), REMOVE_CASES)
+def test_remove(text: str, pointer: tuple[str | int, ...], expected: str) -> None:
+    assert run(text, RemoveMember(pointer)) == expected
+
+
+INSERT = InsertMembers(("x",), (("b", '""'), ("c", "0")), (("b", '"$1"'), ("c", "${2:0}")))
+
+INSERT_CASES = [
+    # after the last member, indented like the siblings
+    (
+        '{\n  "x": {\n    "a": 1\n  },\n  "y": 2\n}',
+        '{\n  "x": {\n    "a": 1,\n    "b": "",\n    "c": 0\n  },\n  "y": 2\n}',
+    ),
+    (
+        '{\r\n\t"x": {\r\n\t\t"a": 1\r\n\t}\r\n}',
+        '{\r\n\t"x": {\r\n\t\t"a": 1,\r\n\t\t"b": "",\r\n\t\t"c": 0\r\n\t}\r\n}',
+    ),
+    # a trailing comment stays on its member's line
+    (
+        '{\n  "x": {\n    "a": 1 // the a\n  }\n}',
+        '{\n  "x": {\n    "a": 1, // the a\n    "b": "",\n    "c": 0\n  }\n}',
+    ),
+    # single-line objects stay single-line, spaced like the file
+    ('{"x": {"a": 1}}', '{"x": {"a": 1, "b": "", "c": 0}}'),
+    ('{"x":{"a":1}}', '{"x":{"a":1,"b":"","c":0}}'),
+    ('{"x": { "a": 1 }}', '{"x": { "a": 1, "b": "", "c": 0 }}'),
+    # empty objects: expanded when their holder is multi-line, else inline
+    ('{\n  "x": {},\n  "y": 2\n}', '{\n  "x": {\n    "b": "",\n    "c": 0\n  },\n  "y": 2\n}'),
+    ('{\n    "x": {}\n}', '{\n    "x": {\n        "b": "",\n        "c": 0\n    }\n}'),
+    ('{"y": 1, "x": {}}', '{"y": 1, "x": {"b": "", "c": 0}}'),
+    ('{"y": 1, "x": { }}', '{"y": 1, "x": { "b": "", "c": 0 }}'),
+    ('{\n  "x": {\n  }\n}', '{\n  "x": {\n    "b": "",\n    "c": 0\n  }\n}'),
+    ('{\n  "x": { // empty\n  }\n}', '{\n  "x": { // empty\n    "b": "",\n    "c": 0\n  }\n}'),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), INSERT_CASES)
+def test_insert(text: str, expected: str) -> None:
+    assert run(text, INSERT) == expected
+
+
+def test_insert_at_root_and_first_member() -> None:
+    assert run("{}", InsertMembers((), (("name", '""'),))) == '{\n  "name": ""\n}'
+    assert run("{\n}\n", InsertMembers((), (("name", '""'),))) == '{\n  "name": ""\n}\n'
+    assert run('{\n  "a": 1}', InsertMembers((), (("b", "0"),))) == '{\n  "a": 1,\n  "b": 0}'
+
+
+def test_insert_snippets_only_when_asked() -> None:
+    text = '{\n  "x": {\n    "a": 1\n  }\n}'
+    assert run(text, INSERT, snippets=True) == '{\n  "x": {\n    "a": 1,\n    "b": "$1",\n    "c": ${2:0}\n  }\n}'
+    # no snippet variant: plain placeholders even for a snippet client
+    plain = InsertMembers(("x",), (("b", '""'),))
+    assert run(text, plain, snippets=True) == '{\n  "x": {\n    "a": 1,\n    "b": ""\n  }\n}'
+
+
+def test_snippet_keys_are_escaped() -> None:
+    edit = InsertMembers((), (("$ref}", '""'),), (("$ref}", '"$1"'),))
+    document = Document.from_text("file:///x.json", '{"a": 1}')
+    edits = edits_for_fix(document, Fix("t", (edit,)), snippets=True)
+    assert edits == [TextEdit(7, 7, ', "\\$ref\\}": "$1"', snippet=True)]
+    assert _plain(edits[0]) == ', "$ref}": ""'
+
+
+def test_insert_refuses_existing_member() -> None:
+    assert run('{"x": {"b": 1}}', INSERT) is None
+
+
+def test_rename_keeps_quotes_and_escapes() -> None:
+    assert run('{"descripton": "x"}', RenameKey(("descripton",), "description")) == '{"description": "x"}'
+    assert run('{"k\\"ey": 1}', RenameKey(('k"ey',), 'n"ew é')) == '{"n\\"ew é": 1}'
+    assert run('{"a": 1}', RenameKey(("a",), "tab\there\ud800")) == '{"tab\\there\\ud800": 1}'
+    assert run("[1]", RenameKey((0,), "x")) is None  # not a member
+
+
+def test_replace_value() -> None:
+    assert run('{"strict": "true"}', ReplaceValue(("strict",), "true")) == '{"strict": true}'
+    assert (
+        run('{\r\n\t"k": 1\r\n}', ReplaceValue(("k",), '{\n  "z": 1\n}')) == '{\r\n\t"k": {\r\n\t  "z": 1\r\n\t}\r\n}'
+    )
+    assert run('{"a": 1}\n{"a": 2}\n', ReplaceValue((1, "a"), "3")) == '{"a": 1}\n{"a": 3}\n'
+    assert run('{"a": 1}', ReplaceValue(("b",), "3")) is None  # pointer gone
+
+
+def test_replace_in_string_escapes() -> None:
+    text = '{"k": "a\\"b {{event_data.x}} \\u00e9"}'
+    # decoded: a"b {{event_data.x}} é — "event_data" is characters [6, 16)
+    assert run(text, ReplaceInString(("k",), 6, 16, "trigger_data")) == '{"k": "a\\"b {{trigger_data.x}} \\u00e9"}'
+    assert run('{"k": "xy"}', ReplaceInString(("k",), 1, 1, 'q"\n')) == '{"k": "xq\\"\\ny"}'
+    assert run('{"k": "😀x"}', ReplaceInString(("k",), 1, 2, "é")) == '{"k": "😀é"}'
+    assert run('{"k": 1}', ReplaceInString(("k",), 0, 1, "x")) is None  # not a string
+
+
+def test_overlapping_edits_in_one_fix_are_refused() -> None:
+    assert run('{"a": 1}', ReplaceValue(("a",), "2"), ReplaceValue(("a",), "3")) is None
+
+
+def test_syntax_error_outside_the_edit_blocks_every_fix() -> None:
+    assert run('{"a": "true", "b": }', ReplaceValue(("a",), "true")) is None
+    assert run('{"a": 1,}', ReplaceValue(("a",), "3")) is None
+    assert run('{"a": "true", "b": 1} // fine', ReplaceValue(("a",), "true")) == '{"a": true, "b": 1} // fine'
+
+
+def test_result_must_parse() -> None:
+    assert run('{"a": 1}', ReplaceValue(("a",), "{")) is None
+
+
+def test_detect_indentation_and_line_ends() -> None:
+    assert detect_indent_unit(Document.from_text("u", '{\n    "a": {\n        "b": 1\n    }\n}')) == "    "
+    assert detect_indent_unit(Document.from_text("u", '{\n\t"a": 1\n}')) == "\t"
+    assert detect_indent_unit(Document.from_text("u", '{"a": 1}')) == "  "
+    assert detect_eol(Document.from_text("u", '{\r\n"a": 1\r\n}')) == "\r\n"
+    assert detect_eol(Document.from_text("u", '{"a": 1}')) == "\n"
+
+
+def test_choose_fix() -> None:
+    safe = Fix("safe", (), safe=True)
+    best = Fix("best", (), preferred=True)
+    other = Fix("other", ())
+    assert choose_fix([safe, best, other], unsafe=False) is safe
+    assert choose_fix([best, other], unsafe=False) is None
+    assert choose_fix([best, other], unsafe=True) is best
+    assert choose_fix([other], unsafe=True) is other
+    assert choose_fix([other, Fix("again", ())], unsafe=True) is None  # several candidates, none preferred
+
+
+def test_diff_edits_round_trip() -> None:
+    old = b'{\r\n\t"a": 1,\r\n\t"b": 2\r\n}\r\n'
+    new = b'{\r\n\t"a": 10,\r\n\t"b": 2,\r\n\t"c": 3\r\n}\r\n'
+    edits = diff_edits(old, new)
+    assert apply_edits(old, edits) == new
+    assert all(e.start >= old.index(b"\t") - 2 for e in edits)
+    assert diff_edits(old, old) == []
+
+
+def test_unified_diff() -> None:
+    diff = unified_diff(b'{"a": "1"}', b'{"a": 1}', "x.json")
+    assert diff.startswith("--- a/x.json\n+++ b/x.json\n")
+    assert '-{"a": "1"}\n\\ No newline at end of file\n+{"a": 1}\n\\ No newline at end of file\n' in diff
+
+
+def test_text_helpers() -> None:
+    assert json_string("a\u2028b") == '"a\u2028b"'
+    assert snippet_escape("${a}\\") == "\\${a\\}\\\\"
