@@ -470,10 +470,29 @@ def automation_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         return
     name = value.get("name")
     subject = f"automation '{name}'" if isinstance(name, str) else "automation"
-    yield from model_findings(Automation, value, subject)
     trigger = value.get("trigger_type")
+    for finding in model_findings(Automation, value, subject):
+        if (finding.code, finding.pointer) not in _AUTOMATION_SPECIFIC:
+            yield finding
     config = value.get("trigger_config", {})
     config_model = TRIGGER_CONFIG_MODELS.get(trigger) if isinstance(trigger, str) else None
     if config_model is not None and isinstance(config, dict):
         for finding in model_findings(config_model, config, f"{trigger} trigger_config"):
-            yield finding.under(("trigger_config",))
+            placed = finding.under(("trigger_config",))
+            if (placed.code, placed.pointer) in _AUTOMATION_SPECIFIC and (
+                placed.code != BAD_ENUM.code or trigger == "schedule_recurring"
+            ):
+                continue
+            yield placed
+
+
+# Reported instead by the automation family with specific codes, wording and fixes (TS401, TS603–TS606).
+_AUTOMATION_SPECIFIC = frozenset(
+    {
+        ("TS106", ("actions",)),
+        ("TS106", ("trigger_config", "polling_interval_minutes")),
+        ("TS106", ("trigger_config", "time_of_day")),
+        ("TS106", ("trigger_config", "run_at")),
+        ("TS104", ("trigger_config", "interval")),
+    }
+)
