@@ -139,6 +139,13 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     workspace.models = load_models_for_cli(settings, root, err)
     workspace.add(paths)
+    from .engine.registry_files import load_registry_extras
+
+    extra_problems = load_registry_extras(workspace.registry, settings, root)
+    if extra_problems:
+        for extra_problem in extra_problems:
+            err.write(f"toolsense: invalid configuration: {extra_problem}\n")
+        return EXIT_USAGE
     results = workspace.check_all()
     if args.fix or args.diff:
         from .fixes import apply_fixes_to_workspace
