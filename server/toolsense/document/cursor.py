@@ -46,7 +46,7 @@ class CursorContext:
         return self.pointer[-1] if self.slot == "value" and self.pointer else None
 
 
-def _skip_string(data: bytes, start: int, limit: int) -> tuple[int, bool]:
+def _skip_string(data: bytes | bytearray, start: int, limit: int) -> tuple[int, bool]:
     """Index just after the string starting at start (a quote); False when it is unterminated before limit."""
     i = start + 1
     while i < limit:
@@ -62,7 +62,7 @@ def _skip_string(data: bytes, start: int, limit: int) -> tuple[int, bool]:
     return limit, False
 
 
-def _decode_string(raw: bytes) -> str:
+def _decode_string(raw: bytes | bytearray) -> str:
     import json
 
     text = raw.decode("utf-8", "replace")
@@ -79,7 +79,7 @@ def _value_pointer(frame: _Frame) -> Pointer:
     return (*frame.pointer, frame.key) if frame.key is not None else frame.pointer
 
 
-def cursor_context(data: bytes, scan_start: int, base: Pointer, offset: int) -> CursorContext:
+def cursor_context(data: bytes | bytearray, scan_start: int, base: Pointer, offset: int) -> CursorContext:
     """Scan tokens from scan_start (the start of a JSON value whose pointer is base) up to offset."""
     stack: list[_Frame] = []
     i = scan_start
@@ -210,7 +210,7 @@ def cursor_context(data: bytes, scan_start: int, base: Pointer, offset: int) -> 
     )
 
 
-def _keys_after(data: bytes, start: int) -> list[str]:
+def _keys_after(data: bytes | bytearray, start: int) -> list[str]:
     """Keys of the current object that follow the cursor (until the object closes)."""
     keys: list[str] = []
     depth = 0

@@ -38,6 +38,8 @@ class ToolRegistry:
     version: int = 0
     samples: dict[str, Any] = field(default_factory=dict)
     """Sample outputs (settings `samples`): tool name (or `webhook:<service>:<event_type>`) -> decoded JSON."""
+    changes_by_uri: dict[str, int] = field(default_factory=dict, repr=False)
+    """How many of the `version` bumps came from each file's tools (see `version_excluding`)."""
     _by_name: dict[str, list[ToolInfo]] | None = field(default=None, repr=False)
 
     def set_file(self, uri: str, tools: Iterable[ToolInfo]) -> bool:
@@ -50,8 +52,18 @@ class ToolRegistry:
         else:
             self.by_uri.pop(uri, None)
         self.version += 1
+        self.changes_by_uri[uri] = self.changes_by_uri.get(uri, 0) + 1
         self._by_name = None
         return True
+
+    def version_excluding(self, uri: str) -> int:
+        """The registry's version ignoring changes made by one file's own tools.
+
+        A file's units read their own tools from the file itself; only other files' tools are outside
+        knowledge. So a keystroke in a tool file that updates its own registry entry must not invalidate the
+        cached results of every other unit of that same file (each keystroke would re-check them all).
+        """
+        return self.version - self.changes_by_uri.get(uri, 0)
 
     def remove_file(self, uri: str) -> bool:
         return self.set_file(uri, [])
@@ -102,4 +114,4 @@ class CheckContext:
 
     def fingerprint(self) -> tuple[int, int, int]:
         """Changes whenever something a cached unit result depends on changes."""
-        return (id(self.settings), self.registry.version, id(self.models))
+        return (id(self.settings), self.registry.version_excluding(self.uri), id(self.models))

@@ -68,6 +68,8 @@ class CompletionCandidate:
     filter_text: str | None = None
     preselect: bool = False
     deprecated: bool = False
+    additional_edits: tuple[tuple[int, int, str], ...] = ()
+    """Other edits, as `(start byte, end byte, new text)`: e.g. the comma the previous member lacks."""
 
 
 @dataclass(frozen=True)

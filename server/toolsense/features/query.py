@@ -1,0 +1,246 @@
+"""Finding the unit under the cursor and building the `CursorQuery` every provider receives.
+
+The units' start offsets come from the last good split (`engine.units.split`) and are shifted on every edit,
+so a cursor in a half-typed unit (whose text tree-sitter no longer parses as an object) still finds where
+its unit starts; the token scan (`document.cursor.cursor_context`) runs from there to the cursor — a few KB,
+whatever the size of the file.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from tree_sitter import Node
+
+from ..document.cursor import CursorContext, cursor_context
+from ..document.document import ByteEdit, Document
+from ..document.jsontree import Pointer
+from ..engine.catalog import UnitKind
+from ..engine.context import ToolRegistry
+from ..engine.units import Split, call_dialect, root_value, split, tool_dialect
+from ..settings import Settings
+from .providers import CursorQuery, UnitRef
+from .tolerant import read_partial
+
+_MAX_TOLERANT_READ = 2 * 1024 * 1024
+"""Largest unit read with the (Python, node by node) tolerant reader when `json.loads` rejects its text."""
+
+
+@dataclass
+class UnitIndex:
+    """Where the units of a document start, as of the last good split, kept in step with edits."""
+
+    kind: UnitKind | None
+    shape: str
+    """The file's shape (`engine.units.Shape`): a root object is one unit, arrays and wrappers hold many."""
+    prefix: Pointer
+    """The pointer of the array that holds the units (`()` for a root array, `("tools",)` for a wrapper)."""
+    starts: list[int] = field(default_factory=list)
+    pointers: list[Pointer] = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)
+    dialects: list[str | None] = field(default_factory=list)
+
+    @classmethod
+    def from_split(
+        cls, file_split: Split, values: list[Any] | None = None, dialects: list[str | None] | None = None
+    ) -> UnitIndex:
+        spans = file_split.spans
+        prefix: Pointer = spans[0].pointer[:-1] if spans and spans[0].pointer else ()
+        if file_split.shape == "wrapper" and not spans:
+            prefix = ("tools",)
+        return cls(
+            file_split.kind,
+            file_split.shape,
+            prefix,
+            [span.node.start_byte for span in spans],
+            [span.pointer for span in spans],
+            list(values) if values is not None else [None] * len(spans),
+            list(dialects) if dialects is not None else [None] * len(spans),
+        )
+
+    def shift(self, edit: ByteEdit) -> None:
+        """Move the starts after an edit; a unit whose opening brace was replaced is forgotten."""
+        if edit.old_end >= 1 << 62:
+            self.starts, self.pointers, self.values, self.dialects = [], [], [], []
+            return
+        delta = edit.new_end - edit.old_end
+        first = bisect.bisect_left(self.starts, edit.start)
+        if edit.old_end > edit.start:
+            last = bisect.bisect_left(self.starts, edit.old_end)
+            if last > first:
+                del self.starts[first:last], self.pointers[first:last], self.values[first:last]
+                del self.dialects[first:last]
+        if delta:
+            starts = self.starts
+            for i in range(first, len(starts)):
+                starts[i] += delta
+
+    def find(self, offset: int) -> int:
+        """Index of the last unit starting strictly before offset, or -1."""
+        return bisect.bisect_left(self.starts, offset) - 1
+
+
+def object_at(document: Document, start: int) -> Node | None:
+    """The object or array node that begins at byte `start` in the current tree, if there is one."""
+    node = document.root.named_descendant_for_byte_range(start, start)
+    while node is not None and node.start_byte == start and node.type not in ("object", "array"):
+        parent = node.parent
+        if parent is None or parent.start_byte != start:
+            break
+        node = parent
+    if node is not None and node.start_byte == start and node.type in ("object", "array"):
+        return node
+    return None
+
+
+def read_value(document: Document, start: int, fallback: Any = None) -> Any:
+    """The unit's value: `json.loads` of its text; else the previous good value; else a forgiving read."""
+    node = object_at(document, start)
+    if node is not None and not node.has_error:
+        try:
+            return json.loads(bytes(document.data[node.start_byte : node.end_byte]))
+        except ValueError:
+            pass
+    if fallback is not None:
+        return fallback
+    return read_partial(document.data, start, start + _MAX_TOLERANT_READ)
+
+
+def unit_dialect(kind: UnitKind, value: Any, known: str | None) -> str | None:
+    if known is not None:
+        return known
+    if kind == "tool":
+        dialect = tool_dialect(value)
+        return "anthropic" if dialect == "unknown" else dialect
+    if kind == "tool_call":
+        return call_dialect(value)
+    return "automation"
+
+
+def _skip_separators(data: bytes | bytearray, i: int, limit: int) -> int:
+    while i < limit and data[i] in b" \t\r\n,":
+        i += 1
+    return i
+
+
+def locate_cursor(document: Document, index: UnitIndex, offset: int) -> tuple[CursorContext, UnitRef | None]:
+    """The cursor context and the unit holding the cursor (None when it is between or outside units)."""
+    data = document.data
+    kind = index.kind
+    position = index.find(offset)
+    if position >= 0:
+        start = index.starts[position]
+        pointer = index.pointers[position]
+        node = object_at(document, start)
+        if node is not None and not node.has_error and node.end_byte <= offset and kind is not None and pointer:
+            # After this unit: maybe in a new unit not yet in the index (typed since the last check).
+            last = pointer[-1]
+            next_pointer: Pointer = (*pointer[:-1], last + 1) if isinstance(last, int) else pointer
+            context = cursor_context(data, node.end_byte, next_pointer, offset)
+            if context.container == "none":
+                return context, None
+            new_start = _skip_separators(data, node.end_byte, offset)
+            value = read_value(document, new_start)
+            return context, UnitRef(kind, next_pointer, new_start, value, unit_dialect(kind, value, None))
+        context = cursor_context(data, start, pointer, offset)
+        if kind is None or (context.container == "none" and context.slot == "none"):
+            return context, None
+        value = read_value(document, start, index.values[position])
+        return context, UnitRef(kind, pointer, start, value, unit_dialect(kind, value, index.dialects[position]))
+    # Before every known unit (or none is known, in a file opened broken): scan from the top of the file.
+    root = root_value(document.root) if document.root.type == "document" else None
+    usable = root is not None and root.type in ("object", "array") and root.start_byte <= offset
+    scan_start = root.start_byte if root is not None and usable else _skip_separators(data, 0, offset)
+    context = cursor_context(data, scan_start, (), offset)
+    if kind is None:
+        return context, None
+    depth = _unit_depth(index, context.pointer, data, scan_start)
+    length = len(context.pointer)
+    inside = length > depth if context.slot == "value" else length >= depth
+    if not inside or context.container == "none":
+        return context, None
+    unit_pointer = context.pointer[:depth]
+    unit_start = scan_start if depth == 0 else _start_by_scan(data, scan_start, depth, offset)
+    if unit_start is None:
+        return context, None
+    value = read_value(document, unit_start)
+    return context, UnitRef(kind, unit_pointer, unit_start, value, unit_dialect(kind, value, None))
+
+
+def _unit_depth(index: UnitIndex, pointer: Pointer, data: bytes | bytearray, scan_start: int) -> int:
+    """How deep units sit: 0 for a single-object file, 1 in a root array, 2 in `{"tools": [...]}`."""
+    if index.shape in ("array", "lines", "wrapper"):
+        return len(index.prefix) + 1
+    if index.shape == "object":
+        return 0
+    # The tree could not tell (the file is broken): go by the text.
+    if scan_start < len(data) and data[scan_start] == 0x5B:
+        return 1
+    if len(pointer) >= 2 and pointer[0] in ("tools", "functions", "automations") and isinstance(pointer[1], int):
+        return 2
+    if len(pointer) >= 3 and pointer[:2] == ("result", "tools") and isinstance(pointer[2], int):
+        return 3
+    return 0
+
+
+def _start_by_scan(data: bytes | bytearray, start: int, depth: int, offset: int) -> int | None:
+    """The start of the innermost container opened at nesting `depth` before offset (strings skipped)."""
+    level = 0
+    found: int | None = None
+    i = start
+    while i < offset:
+        byte = data[i]
+        if byte == 0x22:
+            i += 1
+            while i < offset and data[i] != 0x22:
+                i += 2 if data[i] == 0x5C else 1
+        elif byte in b"{[":
+            if level == depth:
+                found = i
+            level += 1
+        elif byte in b"}]":
+            level -= 1
+        i += 1
+    return found
+
+
+def _start_of(document: Document, pointer: Pointer) -> int | None:
+    from ..document.jsontree import locate
+
+    root = root_value(document.root)
+    if root is None:
+        return None
+    location = locate(root, pointer)
+    return location.value.start_byte if location.complete else None
+
+
+def build_query(
+    document: Document,
+    index: UnitIndex,
+    offset: int,
+    registry: ToolRegistry,
+    settings: Settings,
+    *,
+    snippets: bool = False,
+) -> CursorQuery:
+    context, unit = locate_cursor(document, index, offset)
+    return CursorQuery(document, offset, index.kind, unit, context, registry, settings, snippets)
+
+
+def build_hover_query(
+    document: Document, index: UnitIndex, offset: int, registry: ToolRegistry, settings: Settings
+) -> CursorQuery:
+    """The query for "the token at this character": a position on a token's first character (or its opening
+    quote) belongs to that token, as does one on its closing quote."""
+    query = build_query(document, index, offset, registry, settings)
+    if query.cursor.replace_start == query.cursor.replace_end and offset < len(document.data):
+        query = build_query(document, index, offset + 1, registry, settings)
+    return query
+
+
+def index_for(document: Document, kind_hint: UnitKind | None) -> UnitIndex:
+    """A fresh index from the document's current tree (when no check has produced one yet)."""
+    return UnitIndex.from_split(split(document, kind_hint))
