@@ -206,8 +206,11 @@ def edits_for(document: Document, edit: FixEdit, snippets: bool = False) -> list
         return [TextEdit(node.start_byte, node.end_byte, _reindent(document, node.start_byte, edit.json_text))]
     if isinstance(edit, RenameKey):
         key = _need(document, edit.pointer).key
-        if key is None or key.type != "string":
+        pair = key.parent if key is not None else None
+        if key is None or key.type != "string" or pair is None or pair.parent is None:
             raise NotApplicable("not an object member")
+        if any(pair_key(other) == edit.new_key and not _same(other, pair) for other in pairs(pair.parent)):
+            raise NotApplicable(f"'{edit.new_key}' is there already")
         return [TextEdit(key.start_byte, key.end_byte, json_string(edit.new_key))]
     if isinstance(edit, RemoveMember):
         return _remove(document, edit.pointer)
@@ -533,6 +536,7 @@ def _planned(document: Document, diagnostics: Iterable[Diagnostic], choose: Choo
     taken: list[TextEdit] = []
     groups: list[list[TextEdit]] = []
     seen: set[tuple[TextEdit, ...]] = set()
+    claimed: set[tuple[Pointer, str]] = set()
     for diagnostic in diagnostics:
         fix = choose(diagnostic)
         if fix is None:
@@ -540,12 +544,25 @@ def _planned(document: Document, diagnostics: Iterable[Diagnostic], choose: Choo
         edits = edits_for_fix(document, fix, check_syntax=False)
         if edits is None or tuple(edits) in seen:
             continue
-        if _overlapping(sorted([*taken, *edits])):
-            continue
+        claims = _claims(fix)
+        if claims & claimed or _overlapping(sorted([*taken, *edits])):
+            continue  # e.g. two fixes that would both create the key "title": the next pass decides
         seen.add(tuple(edits))
+        claimed |= claims
         taken.extend(edits)
         groups.append(edits)
     return groups
+
+
+def _claims(fix: Fix) -> set[tuple[Pointer, str]]:
+    """The (object, key) pairs a fix creates: two fixes of one pass must not create the same key."""
+    claims: set[tuple[Pointer, str]] = set()
+    for edit in fix.edits:
+        if isinstance(edit, RenameKey) and edit.pointer:
+            claims.add((edit.pointer[:-1], edit.new_key))
+        elif isinstance(edit, InsertMembers):
+            claims.update((edit.pointer, name) for name, _ in edit.members)
+    return claims
 
 
 def _valid_groups(document: Document, groups: list[list[TextEdit]]) -> list[list[TextEdit]]:
