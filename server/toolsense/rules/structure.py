@@ -164,11 +164,12 @@ def _value_at(value: Any, pointer: tuple[str | int, ...]) -> Any:
 
 
 def _tag_note(tags: list[str]) -> str:
-    """Say which form of a union was assumed (conditions are told apart by their keys)."""
-    if "group" in tags:
-        return " (read as a condition group because it has 'clauses' or 'operator')"
-    if "clause" in tags:
-        return " (read as a condition clause: it has no 'clauses' or 'operator')"
+    """Say which form of a union was assumed (conditions are told apart by their keys); the innermost counts."""
+    for tag in reversed(tags):
+        if tag == "group":
+            return " (read as a condition group because it has 'clauses' or 'operator')"
+        if tag == "clause":
+            return " (read as a condition clause: it has no 'clauses' or 'operator')"
     return ""
 
 

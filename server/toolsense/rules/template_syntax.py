@@ -173,9 +173,10 @@ def scan(text: str) -> list[Token]:
                 i = close + 3
                 continue
             j += 1  # `{{{`: a literal brace, then a template
-        close = text.find("}}", j + 2)
+        # The runtime's template is `{{[^}]+}}`: it ends at the first `}`, which must be doubled.
+        close = text.find("}", j + 2)
         following = text.find("{{", j + 2)
-        if close < 0 or (0 <= following < close):
+        if close < 0 or (0 <= following < close) or text[close + 1 : close + 2] != "}":
             run = _PATH_RUN.match(text, j + 2)
             run_end = run.end() if run else j + 2
             single = run_end < n and text[run_end] == "}"
