@@ -537,10 +537,11 @@ def _planned(document: Document, diagnostics: Iterable[Diagnostic], choose: Choo
     groups: list[list[TextEdit]] = []
     seen: set[tuple[TextEdit, ...]] = set()
     claimed: set[tuple[Pointer, str]] = set()
-    for diagnostic in diagnostics:
-        fix = choose(diagnostic)
-        if fix is None:
-            continue
+    chosen = [fix for diagnostic in diagnostics if (fix := choose(diagnostic)) is not None]
+    # Fixes that keep the user's text (a rename, a replacement) go before those inserting placeholders: with
+    # `"titel": "Sleep"` and `title` missing, the rename wins and the insertion is not needed any more.
+    chosen.sort(key=lambda fix: any(isinstance(edit, InsertMembers) for edit in fix.edits))
+    for fix in chosen:
         edits = edits_for_fix(document, fix, check_syntax=False)
         if edits is None or tuple(edits) in seen:
             continue
