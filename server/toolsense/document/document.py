@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass, field
 
 import tree_sitter_json
@@ -25,9 +27,38 @@ class ByteEdit:
     new_end: int
 
 
+FRESH_PARSE_LIMIT = 1 << 20
+"""Documents up to this size are re-parsed from scratch when an incremental parse leaves syntax errors.
+
+tree-sitter's error recovery depends on the old tree it reuses, so after edits a broken text can get a
+different (equally valid) recovery than the same text opened fresh — and so different syntax diagnostics and
+units. A fresh parse makes the state after edits exactly that of opening the final text. It is lazy (done when
+the tree is next read, so a burst of keystrokes pays once) and bounded by size (a 1 MB parse is tens of
+milliseconds); larger broken documents keep tree-sitter's incremental recovery."""
+
+_EDIT_LOG_LIMIT = 4096
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_serials = itertools.count(1)
+
+
+def _count_lone_cr(data: bytearray, lo: int, hi: int) -> int:
+    """How many `\\r` at positions [lo, hi) are not followed by `\\n` (the next byte may lie beyond hi)."""
+    lo, hi = max(lo, 0), min(hi, len(data))
+    if lo >= hi:
+        return 0
+    found = len(_LONE_CR.findall(data, lo, hi))
+    if hi < len(data) and data[hi - 1] == 0x0D and data[hi] == 0x0A:
+        found -= 1  # the window cut a CRLF pair: the regex could not see the `\\n`
+    return found
+
+
 @dataclass
 class Document:
-    """Text and everything positional about it. Edits keep line table and tree in step."""
+    """Text and everything positional about it. Edits keep line table and tree in step.
+
+    The tree after any sequence of edits equals the tree of the final text parsed fresh (see
+    `FRESH_PARSE_LIMIT`); byte edits are logged so a check can tell which units an edit touched.
+    """
 
     uri: str
     data: bytearray
@@ -35,18 +66,37 @@ class Document:
     encoding: PositionEncoding = "utf-16"
     parser: Parser = field(default_factory=new_parser, repr=False)
     lines: LineTable = field(init=False, repr=False)
-    tree: Tree = field(init=False, repr=False)
-    edits_since_check: list[ByteEdit] = field(default_factory=list, repr=False)
+    fresh_parse_limit: int = field(default=FRESH_PARSE_LIMIT, repr=False)
+    serial: int = field(init=False, repr=False)
+    """Unique per Document object: caches remember which document (and which edit) they last saw."""
+    edit_count: int = field(default=0, init=False, repr=False)
+    """How many edits were applied; `edits_since(count)` lists those after a given count."""
+    checked_edit_count: int = field(default=0, init=False, repr=False)
+    """`edit_count` at the last `check_document` of this document."""
+    _tree: Tree = field(init=False, repr=False)
+    _needs_fresh_parse: bool = field(default=False, init=False, repr=False)
+    _edit_log: list[ByteEdit] = field(default_factory=list, init=False, repr=False)
+    _lone_cr: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self.serial = next(_serials)
         self.lines = LineTable(self.data)
-        self.tree = self.parser.parse(bytes(self.data))
+        self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
+        self._tree = self.parser.parse(bytes(self.data))
 
     @classmethod
     def from_text(
         cls, uri: str, text: str, version: int | None = None, encoding: PositionEncoding = "utf-16"
     ) -> Document:
         return cls(uri, bytearray(text.encode("utf-8", "surrogatepass")), version, encoding)
+
+    @property
+    def tree(self) -> Tree:
+        if self._needs_fresh_parse:
+            self._needs_fresh_parse = False
+            if len(self.data) <= self.fresh_parse_limit:
+                self._tree = self.parser.parse(bytes(self.data))
+        return self._tree
 
     @property
     def root(self) -> Node:
@@ -57,18 +107,48 @@ class Document:
         return self.data.decode("utf-8", "replace")
 
     def _point(self, offset: int) -> Point:
-        # tree-sitter only uses points for its own bookkeeping; bytes decide reuse, so the LSP line is fine.
+        """tree-sitter's point for a byte offset: rows end only at `\\n`, columns count bytes.
+
+        That is the LSP line table's answer unless a lone `\\r` (a line break for LSP, not for tree-sitter)
+        comes first; such old-Mac line ends are counted so the common case stays O(log n).
+        """
+        if self._lone_cr:
+            row = self.data.count(b"\n", 0, offset)
+            return Point(row, offset - (self.data.rfind(b"\n", 0, offset) + 1))
         line = self.lines.line_of(offset)
         return Point(line, offset - int(self.lines.starts[line]))
 
+    @property
+    def edits_since_check(self) -> list[ByteEdit]:
+        """The edits since the last `check_document` of this document (a full-reset edit when not logged)."""
+        edits = self.edits_since(self.checked_edit_count)
+        return edits if edits is not None else [ByteEdit(0, 1 << 62, len(self.data))]
+
+    def edits_since(self, seen: int) -> list[ByteEdit] | None:
+        """The byte edits applied after the document's `edit_count` was `seen`; None when no longer logged."""
+        missing = self.edit_count - seen
+        if missing < 0 or missing > len(self._edit_log):
+            return None
+        return self._edit_log[len(self._edit_log) - missing :] if missing else []
+
+    def _log(self, edit: ByteEdit) -> None:
+        self.edit_count += 1
+        self._edit_log.append(edit)
+        if len(self._edit_log) > _EDIT_LOG_LIMIT:
+            del self._edit_log[: _EDIT_LOG_LIMIT // 2]
+
     def replace_bytes(self, start: int, end: int, new_text: bytes) -> None:
-        """Apply one edit to the bytes, the line table and the tree, then re-parse incrementally."""
+        """Apply one edit to the bytes, the line table and the tree (call `reparse` after a batch of edits)."""
+        start = min(max(start, 0), len(self.data))
+        end = min(max(end, start), len(self.data))
         start_point = self._point(start)
         old_end_point = self._point(end)
         self.lines.replace(self.data, start, end, new_text)
+        self._lone_cr -= _count_lone_cr(self.data, start - 1, end)
         self.data[start:end] = new_text
         new_end = start + len(new_text)
-        self.tree.edit(
+        self._lone_cr += _count_lone_cr(self.data, start - 1, new_end)
+        self._tree.edit(
             start_byte=start,
             old_end_byte=end,
             new_end_byte=new_end,
@@ -76,19 +156,24 @@ class Document:
             old_end_point=old_end_point,
             new_end_point=self._point(new_end),
         )
-        self.edits_since_check.append(ByteEdit(start, end, new_end))
+        self._log(ByteEdit(start, end, new_end))
 
     def reparse(self) -> None:
-        self.tree = self.parser.parse(bytes(self.data), self.tree)
+        """Incremental re-parse after edits; a broken result is re-parsed fresh when the tree is next read."""
+        self._tree = self.parser.parse(bytes(self.data), self._tree)
+        self._needs_fresh_parse = self._tree.root_node.has_error
 
     def apply_change(self, new_text: str, range_: Range | None = None) -> None:
         """An LSP content change: full text when range_ is None, else an incremental replacement."""
         encoded = new_text.encode("utf-8", "surrogatepass")
         if range_ is None:
+            old_length = len(self.data)
             self.data = bytearray(encoded)
             self.lines = LineTable(self.data)
-            self.tree = self.parser.parse(bytes(self.data))
-            self.edits_since_check.append(ByteEdit(0, 1 << 62, len(encoded)))
+            self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
+            self._tree = self.parser.parse(bytes(self.data))
+            self._needs_fresh_parse = False
+            self._log(ByteEdit(0, old_length, len(encoded)))
             return
         start = self.offset_at(range_.start)
         end = max(self.offset_at(range_.end), start)

@@ -13,19 +13,36 @@ PointerPart = str | int
 Pointer = tuple[PointerPart, ...]
 
 _SKIPPED = frozenset({"comment", "ERROR"})
+VALUE_TYPES = frozenset({"object", "array", "string", "number", "true", "false", "null"})
 
 
 def value_children(array: Node) -> Iterator[Node]:
-    """The element nodes of an array (comments and error fragments are not elements)."""
+    """The element nodes of an array, or the values of a JSON Lines document.
+
+    Comments are not elements. A value that tree-sitter's error recovery wrapped in an ERROR node (`[1 2]`
+    parses as `(array (ERROR (number)) (number))`) still counts, so one syntax error does not shift the
+    indices of the elements after it.
+    """
     for child in array.named_children:
-        if child.type not in _SKIPPED:
+        kind = child.type
+        if kind in VALUE_TYPES:
             yield child
+        elif kind == "ERROR":
+            for inner in child.named_children:
+                if inner.type in VALUE_TYPES:
+                    yield inner
 
 
 def pairs(obj: Node) -> Iterator[Node]:
+    """The members of an object, including complete members that error recovery wrapped in an ERROR node."""
     for child in obj.named_children:
-        if child.type == "pair":
+        kind = child.type
+        if kind == "pair":
             yield child
+        elif kind == "ERROR":
+            for inner in child.named_children:
+                if inner.type == "pair":
+                    yield inner
 
 
 def string_value(node: Node) -> str | None:
@@ -65,10 +82,30 @@ class Location:
     complete: bool
 
 
+def document_values(document: Node) -> list[Node]:
+    """The top-level values of a `document` node (one for JSON, several for JSON Lines)."""
+    return [child for child in document.named_children if child.type in VALUE_TYPES]
+
+
 def locate(start: Node, pointer: Pointer) -> Location:
-    """Walk down from start along pointer; stops at the deepest node that exists."""
+    """Walk down from start along pointer; stops at the deepest node that exists.
+
+    From a `document` node, pointers are absolute: they start at the root value, or — in a JSON Lines document
+    with several top-level values — with the index of the value.
+    """
     node = start
     key: Node | None = None
+    if node.type == "document":
+        values = document_values(node)
+        if len(values) == 1:
+            node = values[0]
+        elif pointer and isinstance(pointer[0], int) and 0 <= pointer[0] < len(values):
+            node = values[pointer[0]]
+            pointer = pointer[1:]
+            if not pointer:
+                return Location(node, None, 1, True)
+            located = locate(node, pointer)
+            return Location(located.value, located.key, located.resolved + 1, located.complete)
     for depth, part in enumerate(pointer):
         child: Node | None = None
         child_key: Node | None = None
@@ -90,24 +127,32 @@ def locate(start: Node, pointer: Pointer) -> Location:
     return Location(node, key, len(pointer), True)
 
 
+class TooDeep(ValueError):
+    """The JSON nests deeper than toolsense reads (`MAX_DEPTH`)."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__(f"nesting deeper than {MAX_DEPTH} levels at byte {offset}")
+        self.offset = offset
+
+
+MAX_DEPTH = 256
+"""Deepest nesting read into Python values. Real tool definitions nest a few dozen levels at most; rules walk
+values recursively, so a cap keeps a hostile 10,000-level file from reaching Python's recursion limit."""
+
+
 def to_value(node: Node) -> Any:
-    """Tolerant conversion of a subtree to Python (for units that json.loads rejects: comments, errors)."""
+    """Tolerant conversion of a subtree to Python (for units that json.loads rejects: comments, errors).
+
+    Iterative, and bounded by `MAX_DEPTH` (raises `TooDeep`).
+    """
+    if node.type == "document":
+        values = document_values(node)
+        return _convert(values[0]) if values else None
+    return _convert(node)
+
+
+def _scalar(node: Node) -> Any:
     kind = node.type
-    if kind == "document":
-        for child in node.named_children:
-            if child.type not in _SKIPPED:
-                return to_value(child)
-        return None
-    if kind == "object":
-        result: dict[str, Any] = {}
-        for pair in pairs(node):
-            key = pair_key(pair)
-            value = pair.child_by_field_name("value")
-            if key is not None:
-                result[key] = to_value(value) if value is not None else None
-        return result
-    if kind == "array":
-        return [to_value(child) for child in value_children(node)]
     if kind == "string":
         return string_value(node)
     if kind == "number":
@@ -124,6 +169,41 @@ def to_value(node: Node) -> Any:
     if kind == "false":
         return False
     return None
+
+
+def _convert(node: Node) -> Any:
+    if node.type not in ("object", "array"):
+        return _scalar(node)
+    root: Any = {} if node.type == "object" else []
+    # (node, container, depth): fill container with node's members or elements.
+    stack: list[tuple[Node, Any, int]] = [(node, root, 1)]
+    while stack:
+        current, container, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise TooDeep(current.start_byte)
+        if isinstance(container, dict):
+            for pair in pairs(current):
+                key = pair_key(pair)
+                value = pair.child_by_field_name("value")
+                if key is None:
+                    continue
+                container[key] = _child(value, stack, depth)
+        else:
+            container.extend(_child(element, stack, depth) for element in value_children(current))
+    return root
+
+
+def _child(node: Node | None, stack: list[tuple[Node, Any, int]], depth: int) -> Any:
+    if node is None:
+        return None
+    if node.type == "object":
+        made: Any = {}
+    elif node.type == "array":
+        made = []
+    else:
+        return _scalar(node)
+    stack.append((node, made, depth + 1))
+    return made
 
 
 def string_content_offsets(node: Node, start: int, end: int) -> tuple[int, int]:

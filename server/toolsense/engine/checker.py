@@ -6,21 +6,22 @@ again; the others keep their value and findings (their pointers are relative, so
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from tree_sitter import Node
 
 from ..document.document import ByteEdit, Document
-from ..document.jsontree import Pointer, locate
+from ..document.jsontree import Pointer
 from ..document.lines import Range
 from .catalog import CATALOG, UnitKind
 from .context import CheckContext
-from .findings import Finding, Related, Severity
-from .placement import place, syntax_errors
-from .units import Split, Unit, read_unit, split, with_dialects
+from .findings import Finding, Related, Severity, Target
+from .placement import place_bytes, syntax_errors
+from .units import Split, Unit, UnitSpan, read_unit, split, with_dialects
 
 log = logging.getLogger(__name__)
 
@@ -58,18 +59,36 @@ class Diagnostic:
 
 
 @dataclass
+class _Placed:
+    """A unit's finding placed in its text: absolute finding, byte offsets relative to the unit's start."""
+
+    finding: Finding
+    start: int
+    end: int
+    related: tuple[tuple[Related, int, int] | Related, ...]
+    """Each related location placed inside the unit (relative offsets), or left to place on every check."""
+
+
+@dataclass
 class _CachedUnit:
     unit: Unit
+    content_key: bytes | None
     findings: list[Finding] | None = None
     fingerprint: tuple[int, int, int] | None = None
+    checked_as: tuple[str, str | None] | None = None
+    """The unit's kind and dialect when its findings were made (a dialect can change with its neighbours)."""
+    placed: list[_Placed] | None = None
+    placed_pointer: Pointer | None = None
 
 
 @dataclass
 class UnitCache:
-    """Per-document memory of the last check, keyed by the units' byte spans at that time."""
+    """Per-document memory of the last check: units by byte span (traced through edits) and by content."""
 
     units: dict[tuple[int, int], _CachedUnit] = field(default_factory=dict)
     content: dict[bytes, _CachedUnit] = field(default_factory=dict)
+    document_serial: int | None = None
+    seen_edits: int = 0
 
 
 @dataclass
@@ -80,10 +99,11 @@ class FileReport:
     unit_nodes: list[Node]
     split: Split
     checked_units: int = 0
+    """How many units this check ran the rules on (the others reused cached findings)."""
 
 
 def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | None:
-    """Map a span in the new text back through the edits; None when an edit touched it."""
+    """Map a span in the new text back through the edits; None when an edit touched it (or its edges)."""
     for edit in reversed(edits):
         if end < edit.start:
             continue
@@ -97,8 +117,11 @@ def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | 
 
 SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
+_CONTENT_KEY_LIMIT = 1 << 20
+
 
 def resolve_severity(finding: Finding, ctx: CheckContext) -> Severity | None:
+    """Settings first (a severity or "off"), then the finding's own, then the rule's default."""
     override = ctx.settings.severity.get(finding.code)
     if override == "off":
         return None
@@ -112,16 +135,21 @@ def resolve_severity(finding: Finding, ctx: CheckContext) -> Severity | None:
 
 def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
     """Every registered check on one unit; a failing check becomes a finding, never an exception."""
+    if unit.problem is not None and unit.problem.code == "TS006":
+        return []  # no value to check; the problem itself is reported
     findings: list[Finding] = []
     for check in CATALOG.unit_checks[unit.kind]:
         try:
             findings.extend(check(unit, ctx))
         except RecursionError:
-            findings.append(Finding("TS006", "Nesting is too deep to check (Python recursion limit reached)"))
+            findings.append(
+                Finding("TS006", "Nesting is too deep to check (Python recursion limit reached)", target="parent")
+            )
             break
         except Exception as error:  # a rule bug must not take the file down
-            log.exception("rule %s failed", getattr(check, "__name__", check))
-            findings.append(Finding("TS900", f"Internal error in check {check.__name__}: {error!r}"))
+            name = getattr(check, "__name__", repr(check))
+            log.exception("rule %s failed", name)
+            findings.append(Finding("TS900", f"Internal error in check {name}: {error!r}", target="parent"))
     if not unit.clean:
         findings = [f for f in findings if f.code != "TS102"]
     return findings
@@ -136,113 +164,179 @@ def check_document(
 ) -> FileReport:
     """Check a document; with a cache, only the units an edit touched are read and checked again."""
     cache = cache if cache is not None else UnitCache()
-    edits = list(document.edits_since_check)
-    document.edits_since_check.clear()
+    edits = document.edits_since(cache.seen_edits) if cache.document_serial == document.serial else None
+    cache.document_serial, cache.seen_edits = document.serial, document.edit_count
+    document.checked_edit_count = document.edit_count
     file_split = split(document, kind_hint)
-    diagnostics: list[Diagnostic] = []
-    for start, end, message in syntax_errors(document):
-        diagnostics.append(Diagnostic(document.range_of(start, end), Severity.ERROR, "TS001", message))
+    diagnostics = [
+        Diagnostic(document.range_of(start, end), Severity.ERROR, "TS001", message)
+        for start, end, message in syntax_errors(document)
+    ]
     problem = _shape_problem(file_split, kind_hint)
     if problem is not None:
         diagnostics.append(_place_file_problem(document, file_split, problem))
 
-    new_units: dict[tuple[int, int], _CachedUnit] = {}
-    new_content: dict[bytes, _CachedUnit] = {}
-    raw_units: list[Unit] = []
-    for span in file_split.spans:
-        key = (span.node.start_byte, span.node.end_byte)
-        old = _old_span(*key, edits) if not _full_reset(edits) else None
-        entry = cache.units.get(old) if old is not None else None
-        if entry is None:
-            unit = read_unit(document, span)
-            content_key = document.slice(*key) if key[1] - key[0] < 1 << 20 else None
-            reuse = cache.content.get(content_key) if content_key is not None else None
-            entry = _CachedUnit(unit, reuse.findings, reuse.fingerprint) if reuse else _CachedUnit(unit)
-            if content_key is not None:
-                new_content[content_key] = entry
-        else:
-            unit = entry.unit
-            entry.unit = Unit(unit.kind, span.pointer, unit.value, unit.dialect, key[0], key[1], unit.clean)
-        new_units[key] = entry
-        raw_units.append(entry.unit)
-    units = with_dialects(raw_units)
+    entries = _read_units(document, file_split, cache, edits)
+    units = with_dialects([entry.unit for entry in entries])
     fingerprint = ctx.fingerprint()
     checked = 0
-    all_findings: list[tuple[Finding, Node]] = []
-    for span, unit in zip(file_split.spans, units, strict=True):
-        entry = new_units[(span.node.start_byte, span.node.end_byte)]
-        if entry.findings is None or entry.fingerprint != fingerprint or entry.unit.dialect != unit.dialect:
-            entry.findings = run_unit_checks(unit, ctx)
-            entry.fingerprint = fingerprint
-            checked += 1
+    placer = _Placer(document, file_split, related_resolver)
+    for entry, unit, span in zip(entries, units, file_split.spans, strict=True):
         entry.unit = unit
-        all_findings.extend((finding, span.node) for finding in entry.findings)
-    cache.units = new_units
-    cache.content = new_content
+        if entry.findings is None or entry.fingerprint != fingerprint or entry.checked_as != (unit.kind, unit.dialect):
+            entry.findings = run_unit_checks(unit, ctx)
+            entry.fingerprint, entry.checked_as = fingerprint, (unit.kind, unit.dialect)
+            entry.placed = None
+            checked += 1
+        if unit.problem is not None:
+            severity = resolve_severity(Finding(unit.problem.code, unit.problem.message), ctx)
+            if severity is not None:
+                range_ = document.range_of(unit.problem.start, unit.problem.end)
+                diagnostics.append(Diagnostic(range_, severity, unit.problem.code, unit.problem.message))
+        placed = entry.placed if entry.placed is not None and entry.placed_pointer == span.pointer else None
+        if placed is None:
+            placed = [placer.in_unit(span, finding) for finding in entry.findings]
+            if unit.clean:
+                entry.placed, entry.placed_pointer = placed, span.pointer
+        diagnostics.extend(placer.diagnostics(placed, unit.start, ctx))
 
     kind = file_split.kind
-    if kind is not None and file_split.root is not None:
+    if kind is not None and (file_split.base is not None or file_split.spans):
         for file_check in CATALOG.file_checks[kind]:
             try:
-                all_findings.extend((f, file_split.root) for f in file_check(units, ctx))
+                file_findings = list(file_check(units, ctx))
             except Exception as error:
                 log.exception("file check failed")
-                all_findings.append((Finding("TS900", f"Internal error in a file check: {error!r}"), file_split.root))
-
-    unit_pointers = {id(span.node): span.pointer for span in file_split.spans}
-    for finding, node in all_findings:
-        severity = resolve_severity(finding, ctx)
-        if severity is None:
-            continue
-        relative = finding.pointer
-        base: Pointer = unit_pointers.get(id(node), ())
-        if node is file_split.root and base == () and id(node) not in unit_pointers:
-            relative = finding.pointer
-        absolute = (*base, *relative)
-        range_ = place(document, node, relative, finding.target, finding.span)
-        related = tuple(_related(document, node, base, r, related_resolver) for r in finding.related)
-        diagnostics.append(
-            Diagnostic(
-                range_,
-                severity,
-                finding.code,
-                finding.message,
-                Finding(
-                    finding.code,
-                    finding.message,
-                    absolute,
-                    finding.target,
-                    severity,
-                    finding.span,
-                    tuple(f for f in finding.under(base).fixes),
-                    finding.related,
-                    finding.data,
-                ),
-                tuple(r for r in related if r is not None),
-            )
-        )
+                name = getattr(file_check, "__name__", repr(file_check))
+                file_findings = [Finding("TS900", f"Internal error in file check {name}: {error!r}", target="parent")]
+            diagnostics.extend(placer.diagnostics([placer.absolute(f) for f in file_findings], 0, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
     return FileReport(kind, diagnostics, units, [s.node for s in file_split.spans], file_split, checked)
 
 
-def _full_reset(edits: Iterable[ByteEdit]) -> bool:
-    return any(edit.old_end >= 1 << 62 for edit in edits)
-
-
-def _related(
-    document: Document, node: Node, base: Pointer, related: Related, resolver: RelatedResolver | None
-) -> RelatedLocation | None:
-    if related.uri is None or related.uri == document.uri:
-        if related.uri is None:
-            range_ = place(document, node, related.pointer, related.target, None)
+def _read_units(
+    document: Document, file_split: Split, cache: UnitCache, edits: list[ByteEdit] | None
+) -> list[_CachedUnit]:
+    """The units of the split: reused when their bytes are untouched (traced through edits) or seen before."""
+    new_units: dict[tuple[int, int], _CachedUnit] = {}
+    new_content: dict[bytes, _CachedUnit] = {}
+    entries: list[_CachedUnit] = []
+    size = len(document.data)
+    for span in file_split.spans:
+        key = (span.node.start_byte, span.node.end_byte)
+        old = _old_span(*key, edits) if edits is not None else None
+        entry = cache.units.get(old) if old is not None else None
+        if entry is not None and entry.unit.kind == span.kind and old is not None:
+            delta = key[0] - old[0]
+            entry.unit = _moved(entry.unit, span.pointer, delta)
         else:
-            location = locate(document.root, ())
-            range_ = place(document, location.value, related.pointer, related.target, None)
-        return RelatedLocation(document.uri, range_, related.message)
-    if resolver is None:
-        return None
-    found = resolver(related.uri, related.pointer, related.target)
-    return RelatedLocation(related.uri, found, related.message) if found is not None else None
+            unit = read_unit(document, span)
+            content_key = document.slice(*key) if key[1] <= size and key[1] - key[0] <= _CONTENT_KEY_LIMIT else None
+            reuse = cache.content.get(content_key) if content_key is not None else None
+            entry = _CachedUnit(unit, content_key)
+            if reuse is not None and reuse.unit.kind == unit.kind:
+                entry.findings, entry.fingerprint, entry.checked_as = (
+                    reuse.findings,
+                    reuse.fingerprint,
+                    reuse.checked_as,
+                )
+                entry.placed, entry.placed_pointer = reuse.placed, reuse.placed_pointer
+        new_units[key] = entry
+        if entry.content_key is not None:
+            new_content.setdefault(entry.content_key, entry)
+        entries.append(entry)
+    cache.units, cache.content = new_units, new_content
+    return entries
+
+
+def _moved(unit: Unit, pointer: Pointer, delta: int) -> Unit:
+    problem = unit.problem
+    if problem is not None and delta:
+        problem = dataclasses.replace(problem, start=problem.start + delta, end=problem.end + delta)
+    return dataclasses.replace(unit, pointer=pointer, start=unit.start + delta, end=unit.end + delta, problem=problem)
+
+
+class _Placer:
+    """Turns findings into byte spans and diagnostics: unit findings from the unit's node, file findings by
+    the unit their pointer leads into (or the split's base)."""
+
+    def __init__(self, document: Document, file_split: Split, resolver: RelatedResolver | None) -> None:
+        self.document = document
+        self.resolver = resolver
+        self.base = file_split.base
+        self.units = {span.pointer: span.node for span in file_split.spans}
+        self.lengths = sorted({len(p) for p in self.units}, reverse=True)
+
+    def in_unit(self, span: UnitSpan, finding: Finding) -> _Placed:
+        node = span.node
+        start, end = place_bytes(node, finding.pointer, finding.target, finding.span)
+        related: list[tuple[Related, int, int] | Related] = []
+        for item in finding.related:
+            if item.uri is None:
+                r_start, r_end = place_bytes(node, item.pointer, item.target, None)
+                related.append((item, r_start - node.start_byte, r_end - node.start_byte))
+            else:
+                related.append(item)
+        absolute = finding.under(span.pointer)
+        return _Placed(absolute, start - node.start_byte, end - node.start_byte, tuple(related))
+
+    def absolute(self, finding: Finding) -> _Placed:
+        """A finding whose pointers are absolute (a file check's): offsets relative to the document start."""
+        start, end = self.absolute_bytes(finding.pointer, finding.target, finding.span)
+        related: list[tuple[Related, int, int] | Related] = []
+        for item in finding.related:
+            if item.uri is None:
+                r_start, r_end = self.absolute_bytes(item.pointer, item.target, None)
+                related.append((item, r_start, r_end))
+            else:
+                related.append(item)
+        return _Placed(finding, start, end, tuple(related))
+
+    def absolute_bytes(self, pointer: Pointer, target: Target, span: tuple[int, int] | None) -> tuple[int, int]:
+        for length in self.lengths:
+            node = self.units.get(pointer[:length]) if length <= len(pointer) else None
+            if node is not None:
+                return place_bytes(node, pointer[length:], target, span)
+        if self.base is not None:
+            return place_bytes(self.base, pointer, target, span)
+        return 0, 0
+
+    def diagnostics(self, placed: list[_Placed], origin: int, ctx: CheckContext) -> Iterator[Diagnostic]:
+        document = self.document
+        for item in placed:
+            finding = item.finding
+            severity = resolve_severity(finding, ctx)
+            if severity is None:
+                continue
+            related: list[RelatedLocation] = []
+            for entry in item.related:
+                if isinstance(entry, tuple):
+                    info, r_start, r_end = entry
+                    related.append(
+                        RelatedLocation(document.uri, document.range_of(origin + r_start, origin + r_end), info.message)
+                    )
+                else:
+                    located = self._elsewhere(entry)
+                    if located is not None:
+                        related.append(located)
+            yield Diagnostic(
+                document.range_of(origin + item.start, origin + item.end),
+                severity,
+                finding.code,
+                finding.message,
+                dataclasses.replace(finding, severity=severity),
+                tuple(related),
+            )
+
+    def _elsewhere(self, related: Related) -> RelatedLocation | None:
+        """A related location given by uri: this document (absolute pointer) or another one (the resolver)."""
+        if related.uri == self.document.uri:
+            start, end = self.absolute_bytes(related.pointer, related.target, None)
+            return RelatedLocation(related.uri, self.document.range_of(start, end), related.message)
+        if self.resolver is None or related.uri is None:
+            return None
+        found = self.resolver(related.uri, related.pointer, related.target)
+        return RelatedLocation(related.uri, found, related.message) if found is not None else None
 
 
 def _shape_problem(file_split: Split, kind_hint: UnitKind | None) -> tuple[str, str] | None:

@@ -50,9 +50,17 @@ def _describe(node: Node) -> str:
     return first[:20] + ("…" if len(first) > 20 or len(text) > len(first) else "")
 
 
+_CLOSERS = {"{": "}", "[": "]"}
+_BARE_WORDS = {"NaN", "Infinity", "-Infinity", "undefined", "None", "True", "False"}
+
+
 def syntax_errors(document: Document) -> list[tuple[int, int, str]]:
-    """ERROR and MISSING nodes, found by descending only into subtrees that contain an error."""
-    root = document.root
+    """ERROR and MISSING nodes, each as (start, end, message), found by descending only into subtrees that
+    contain an error. One diagnostic per broken node, worded by what is wrong there when that is clear."""
+    return syntax_errors_in(document.root, len(document.data))
+
+
+def syntax_errors_in(root: Node, size: int) -> list[tuple[int, int, str]]:
     if not root.has_error:
         return []
     found: list[tuple[int, int, str]] = []
@@ -60,27 +68,123 @@ def syntax_errors(document: Document) -> list[tuple[int, int, str]]:
     while stack and len(found) < _MAX_SYNTAX_ERRORS:
         node = stack.pop()
         if node.is_missing:
-            expected = node.type
-            found.append((node.start_byte, node.start_byte, f"Syntax error: expected '{expected}'"))
+            found.append(_missing(node))
+            continue
+        if node.is_error and node is not root:
+            found.append(_error(node))
             continue
         if node.is_error:
-            leaf = node
-            while leaf.child_count:
-                first = leaf.child(0)
-                if first is None:
-                    break
-                leaf = first
-            end = leaf.end_byte if leaf.end_byte > leaf.start_byte else node.end_byte
-            end = min(end, node.end_byte, leaf.start_byte + 200)
-            if node.start_byte == node.end_byte:
-                message = "Syntax error: unexpected end of input"
-            else:
-                message = f"Syntax error: unexpected '{_describe(leaf)}'"
-            found.append((node.start_byte, max(end, node.start_byte), message))
-            continue
+            end_problem = _end_of_input(node, size)
+            if end_problem is not None:
+                found.append(end_problem)
         stack.extend(child for child in reversed(node.children) if child.has_error)
-    if not found and root.has_error:
-        end = len(document.data)
-        found.append((end, end, "Syntax error: unexpected end of input"))
+    if not found:
+        found.append((size, size, "Syntax error: unexpected end of input"))
     found.sort()
     return found
+
+
+def _missing(node: Node) -> tuple[int, int, str]:
+    before = node.prev_sibling
+    after = node.next_sibling
+    if before is not None and before.type == "," and after is not None and after.type in ("]", "}"):
+        return before.start_byte, before.end_byte, "Syntax error: trailing comma"
+    if node.type in ("number", "string", "true", "false", "null", "object", "array"):
+        return node.start_byte, node.start_byte, "Syntax error: expected a value"
+    return node.start_byte, node.start_byte, f"Syntax error: expected '{node.type}'"
+
+
+def _error(node: Node) -> tuple[int, int, str]:
+    """What a (non-root) ERROR node most likely means."""
+    leaf = _lexical_error(node)
+    if leaf is not None:
+        return leaf
+    children = node.children
+    named = [child for child in children if child.type != "comment"]
+    after = node.next_sibling
+    while after is not None and after.type == "comment":
+        after = after.next_sibling
+    if len(named) == 1 and named[0].type == ",":
+        if after is not None and after.type in ("]", "}"):
+            return node.start_byte, node.end_byte, "Syntax error: trailing comma"
+        return node.start_byte, node.end_byte, "Syntax error: unexpected ','"
+    for index, child in enumerate(named):
+        following = named[index + 1] if index + 1 < len(named) else after
+        if child.type == "string" and node.parent is not None and node.parent.type == "object":
+            if following is None or following.type in ("}", ",", "pair"):
+                return (
+                    child.start_byte,
+                    child.end_byte,
+                    f"Syntax error: expected ':' and a value after {_quoted(child)}",
+                )
+            if following.type != ":":
+                return child.start_byte, child.end_byte, f"Syntax error: expected ':' after {_quoted(child)}"
+    last = named[-1] if named else None
+    if (
+        last is not None
+        and last.type in ("pair", "object", "array", "string", "number", "true", "false", "null")
+        and after is not None
+        and after.type in ("pair", "object", "array", "string", "number", "true", "false", "null")
+    ):
+        return last.start_byte, last.end_byte, f"Syntax error: expected ',' after {_quoted(last)}"
+    first = children[0] if children else node
+    end = first.end_byte if first.end_byte > first.start_byte else node.end_byte
+    if node.start_byte == node.end_byte:
+        return node.start_byte, node.end_byte, "Syntax error: unexpected end of input"
+    return node.start_byte, min(end, node.start_byte + 200), f"Syntax error: unexpected {_quoted(first)}"
+
+
+def _lexical_error(node: Node) -> tuple[int, int, str] | None:
+    """An ERROR leaf inside node: characters that are no JSON token (`tru`, `'a'`, a bare key)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.is_error and current.child_count == 0 and current.end_byte > current.start_byte:
+            word = (current.text or b"").decode("utf-8", "replace")
+            following = current.next_sibling
+            message = f"Syntax error: unexpected {_quoted(current)}"
+            if word.startswith("\\"):
+                message += ": not a valid escape sequence"
+            elif word.startswith("'"):
+                message += ": JSON strings use double quotes"
+            elif following is not None and following.type == ":" and word.replace("_", "a").isalnum():
+                message += ": property names must be double-quoted strings"
+            elif word in _BARE_WORDS:
+                message += ": not a JSON value"
+            return current.start_byte, current.end_byte, message
+        stack.extend(child for child in reversed(current.children) if child.is_error or child.has_error)
+    return None
+
+
+def _end_of_input(error_root: Node, size: int) -> tuple[int, int, str] | None:
+    """For a document-level ERROR: a string or brackets left open at the end of the text."""
+    open_brackets: list[str] = []
+    quote: Node | None = None
+    content_end = 0
+    for child in error_root.children:
+        kind = child.type
+        if kind in _CLOSERS:
+            open_brackets.append(kind)
+            quote = None
+        elif kind in ("}", "]"):
+            if open_brackets and _CLOSERS[open_brackets[-1]] == kind:
+                open_brackets.pop()
+            quote = None
+        elif kind == '"':
+            quote, content_end = child, child.end_byte
+        elif kind in ("string_content", "escape_sequence") and quote is not None:
+            content_end = child.end_byte
+        elif kind != "comment":
+            quote = None
+    if quote is not None:
+        return quote.start_byte, content_end, "Syntax error: unterminated string"
+    if open_brackets:
+        closer = _CLOSERS[open_brackets[-1]]
+        last = error_root.children[-1] if error_root.child_count else None
+        end = last.end_byte if last is not None else size
+        return end, end, f"Syntax error: unexpected end of input: expected '{closer}'"
+    return None
+
+
+def _quoted(node: Node) -> str:
+    return f"'{_describe(node)}'"

@@ -5,6 +5,7 @@ Works on the tree's top levels only — a 24 MB file is never walked node by nod
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -14,7 +15,19 @@ from typing import Any, Literal
 from tree_sitter import Node
 
 from ..document.document import Document
-from ..document.jsontree import Pointer, member, pair_key, pairs, string_value, to_value, value_children
+from ..document.jsontree import (
+    MAX_DEPTH,
+    VALUE_TYPES,
+    Pointer,
+    TooDeep,
+    document_values,
+    member,
+    pair_key,
+    pairs,
+    string_value,
+    to_value,
+    value_children,
+)
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from .catalog import UnitKind
 
@@ -103,6 +116,16 @@ class UnitSpan:
 
 
 @dataclass(frozen=True)
+class UnitProblem:
+    """Why a unit's text could not be read exactly: a code, absolute byte offsets and a message."""
+
+    code: str
+    start: int
+    end: int
+    message: str
+
+
+@dataclass(frozen=True)
 class Unit:
     """One independent piece of a file, with its value read from its own text slice."""
 
@@ -113,7 +136,9 @@ class Unit:
     start: int
     end: int
     clean: bool
-    """False when the value came from a tolerant read (comments or syntax errors inside)."""
+    """False when the value came from a tolerant read (syntax errors inside); comments alone keep it clean."""
+    problem: UnitProblem | None = None
+    """A syntax error tree-sitter accepts but JSON does not (TS001), or nesting too deep to read (TS006)."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +148,11 @@ class Split:
     spans: list[UnitSpan]
     root: Node | None
     problem: str | None = None
+    base: Node | None = None
+    """The node absolute pointers start from: the root value, or the document node of JSON Lines; None when
+    tree-sitter could not parse the file as a whole (units were recovered from its fragments)."""
+    recovered: bool = False
+    """True when the document's root is an ERROR node and the units are the complete values found in it."""
 
 
 def root_value(document_node: Node) -> Node | None:
@@ -176,55 +206,239 @@ def _member_value(obj: Node, key: str) -> Node | None:
 
 def split(document: Document, kind_hint: UnitKind | None) -> Split:
     """The file's kind, shape and units."""
-    root = root_value(document.root)
-    if root is None:
-        return Split(kind_hint, "none", [], None, "empty")
-    values = [child for child in document.root.named_children if child.type not in ("comment", "ERROR")]
+    top = document.root
+    if top.type == "ERROR":
+        return _recovered_split(top, kind_hint)
+    values = document_values(top)
+    if not values:
+        if any(child.type == "ERROR" for child in top.named_children):
+            return Split(kind_hint, "none", [], None, None, top)  # nothing but syntax errors
+        return Split(kind_hint, "none", [], None, "empty", top)
+    root = values[0]
     if len(values) > 1:
         # JSON Lines: one unit per top-level value.
         kind = kind_hint or next((k for v in values[:8] if v.type == "object" and (k := _sniff_object(v))), None)
         if kind is None:
-            return Split(None, "lines", [], root)
-        return Split(kind, "lines", [UnitSpan(kind, (i,), node) for i, node in enumerate(values)], root)
+            return Split(None, "lines", [], root, None, top)
+        return Split(kind, "lines", [UnitSpan(kind, (i,), node) for i, node in enumerate(values)], root, None, top)
     if root.type == "array":
         kind = kind_hint or _array_kind(root)
         if kind is None:
-            return Split(None, "array", [], root)
+            return Split(None, "array", [], root, None, root)
         spans = [UnitSpan(kind, (i,), node) for i, node in enumerate(value_children(root))]
-        return Split(kind, "array", spans, root)
+        return Split(kind, "array", spans, root, None, root)
     if root.type != "object":
-        return Split(kind_hint, "none", [], root, root.type)
-    wrappers: tuple[tuple[str, UnitKind], ...] = (("tools", "tool"), ("functions", "tool"), ("automations", "automation"))
-    for wrapper, kind_of in wrappers:
+        return Split(kind_hint, "none", [], root, root.type, root)
+    for wrapper, kind_of in _WRAPPERS:
         inner = _member_value(root, wrapper)
         if inner is not None and inner.type == "array":
             wrapped: UnitKind = kind_hint or kind_of
             spans = [UnitSpan(wrapped, (wrapper, i), n) for i, n in enumerate(value_children(inner))]
-            return Split(wrapped, "wrapper", spans, root)
+            return Split(wrapped, "wrapper", spans, root, None, root)
     result = _member_value(root, "result")
     if result is not None and result.type == "object":
         tools = _member_value(result, "tools")
         if tools is not None and tools.type == "array":
             spans = [UnitSpan("tool", ("result", "tools", i), n) for i, n in enumerate(value_children(tools))]
-            return Split("tool", "wrapper", spans, root)
+            return Split("tool", "wrapper", spans, root, None, root)
     sniffed = _sniff_object(root)
     kind = kind_hint or sniffed
     if kind is None:
-        return Split(None, "object", [], root)
-    return Split(kind, "object", [UnitSpan(kind, (), root)], root)
+        return Split(None, "object", [], root, None, root)
+    return Split(kind, "object", [UnitSpan(kind, (), root)], root, None, root)
+
+
+_WRAPPERS: tuple[tuple[str, UnitKind], ...] = (("tools", "tool"), ("functions", "tool"), ("automations", "automation"))
+
+
+_MAX_UNIT_DEPTH = 3
+
+
+@dataclass
+class _Open:
+    """A container opened among the fragments of a document-level ERROR node."""
+
+    kind: Literal["object", "array"]
+    pointer: Pointer | None
+    key: str | None = None
+    colon: bool = False
+    index: int = 0
+
+
+def _next_pointer(frames: list[_Open]) -> Pointer | None:
+    if not frames:
+        return ()
+    frame = frames[-1]
+    if frame.pointer is None or len(frame.pointer) >= _MAX_UNIT_DEPTH:
+        return None  # units sit at most three levels down (`result.tools[i]`); deeper pointers are not needed
+    if frame.kind == "array":
+        return (*frame.pointer, frame.index)
+    return (*frame.pointer, frame.key) if frame.key is not None and frame.colon else None
+
+
+def _advance(frames: list[_Open]) -> None:
+    if frames:
+        frame = frames[-1]
+        frame.index += 1
+        frame.key, frame.colon = None, False
+
+
+def fragments(error_root: Node) -> tuple[str | None, list[tuple[Pointer, Node]]]:
+    """The complete values among the children of a document-level ERROR node, with their pointers.
+
+    When tree-sitter cannot parse a file as a whole (typically a string or bracket left open before the end),
+    the root is an ERROR whose children are the tokens it could not place and the complete subtrees it could:
+    `[{…}, {…}, {"name": "x` gives `[`, object, `,`, object, `,`, `{`, string, `:`, `"`, …. Replaying the
+    brackets over those children recovers where each complete subtree sits. Returns the top container's kind.
+    """
+    frames: list[_Open] = []
+    found: list[tuple[Pointer, Node]] = []
+    top: str | None = None
+    for child in error_root.children:
+        kind = child.type
+        if kind in ("{", "["):
+            pointer = _next_pointer(frames)
+            if not frames:
+                top = "object" if kind == "{" else "array"
+            frames.append(_Open("object" if kind == "{" else "array", pointer))
+        elif kind in ("}", "]"):
+            if frames:
+                frames.pop()
+                _advance(frames)
+        elif kind == ":":
+            if frames and frames[-1].kind == "object":
+                frames[-1].colon = True
+        elif kind == "pair":
+            frame = frames[-1] if frames else None
+            if frame is not None and frame.kind == "object" and frame.pointer is not None:
+                key, value = pair_key(child), child.child_by_field_name("value")
+                if key is not None and value is not None:
+                    found.append(((*frame.pointer, key), value))
+            _advance(frames)
+        elif kind == "string" and frames and frames[-1].kind == "object" and not frames[-1].colon:
+            frames[-1].key = string_value(child)
+        elif kind in VALUE_TYPES:
+            pointer = _next_pointer(frames)
+            if pointer is not None:
+                found.append((pointer, child))
+            _advance(frames)
+    return top, found
+
+
+def _recovered_split(error_root: Node, kind_hint: UnitKind | None) -> Split:
+    top, found = fragments(error_root)
+    candidates: list[tuple[Pointer, Node]] = []
+    if top == "array":
+        candidates = [(p, n) for p, n in found if len(p) == 1]
+    elif top == "object":
+        for wrapper, _ in _WRAPPERS:
+            whole = next((n for p, n in found if p == (wrapper,) and n.type == "array"), None)
+            if whole is not None:
+                candidates = [((wrapper, i), n) for i, n in enumerate(value_children(whole))]
+            else:
+                candidates = [(p, n) for p, n in found if len(p) == 2 and p[0] == wrapper]
+            if candidates:
+                break
+        if not candidates:
+            candidates = [(p, n) for p, n in found if len(p) == 3 and p[:2] == ("result", "tools")]
+    objects = [n for _, n in candidates if n.type == "object"]
+    kind = kind_hint or next((k for n in objects[:8] if (k := _sniff_object(n)) is not None), None)
+    if kind is None or not candidates:
+        return Split(kind, "none", [], None, None, None, recovered=True)
+    shape: Shape = "array" if top == "array" else "wrapper"
+    return Split(kind, shape, [UnitSpan(kind, p, n) for p, n in candidates], None, None, None, recovered=True)
 
 
 def read_unit(document: Document, span: UnitSpan) -> Unit:
-    """The unit's value from `json.loads` of its own bytes; a tolerant tree read when that fails."""
+    """The unit's value from `json.loads` of its own bytes; a tolerant tree read when that fails.
+
+    Comments are blanked out before `json.loads` (they are allowed). Nesting deeper than `MAX_DEPTH` gives no
+    value and a TS006 problem; a JSON error tree-sitter accepts (a raw control character in a string, `1.`)
+    gives the tolerant value and a TS001 problem at the exact character.
+    """
     node = span.node
-    raw = document.data[node.start_byte : node.end_byte]
+    start, end = node.start_byte, min(node.end_byte, len(document.data))
+    raw = bytes(document.data[start:end])
+    if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and (deep := _depth_exceeded(raw)) is not None:
+        return _unreadable(span, _too_deep(start + deep))
     clean = True
+    problem: UnitProblem | None = None
     try:
-        value = json.loads(bytes(raw))
-    except ValueError:
-        clean = False
-        value = to_value(node)
-    return Unit(span.kind, span.pointer, value, None, node.start_byte, node.end_byte, clean)
+        value = json.loads(raw)
+    except RecursionError:
+        return _unreadable(span, _too_deep(start))
+    except ValueError as error:
+        failure: ValueError | None = error
+        value = None
+        if b"/" in raw and (stripped := strip_comments(raw)) != raw:
+            try:
+                value = json.loads(stripped)
+                failure = None
+            except ValueError as again:
+                failure = again
+            except RecursionError:
+                return _unreadable(span, _too_deep(start))
+        if failure is not None:
+            clean = False
+            try:
+                value = to_value(node)
+            except TooDeep as too_deep:
+                return _unreadable(span, _too_deep(too_deep.offset))
+            if not node.has_error and isinstance(failure, json.JSONDecodeError):
+                problem = _json_problem(failure, start)
+    return Unit(span.kind, span.pointer, value, None, start, node.end_byte, clean, problem)
+
+
+def _unreadable(span: UnitSpan, problem: UnitProblem) -> Unit:
+    return Unit(span.kind, span.pointer, None, None, span.node.start_byte, span.node.end_byte, False, problem)
+
+
+_COMMENT_OR_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?')
+_NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
+
+
+def strip_comments(raw: bytes) -> bytes:
+    """raw with every `//` and `/* */` comment replaced by spaces (line breaks kept): offsets do not move."""
+
+    def blank(match: re.Match[bytes]) -> bytes:
+        token = match.group()
+        return token if token.startswith(b'"') else _NOT_LINE_BREAK.sub(b" ", token)
+
+    return _COMMENT_OR_STRING.sub(blank, raw)
+
+
+_DEPTH_TOKEN = re.compile(rb'"(?:[^"\\\n]|\\.)*"|[\[\]{}]')
+
+
+def _depth_exceeded(raw: bytes) -> int | None:
+    """Offset of the first bracket that nests deeper than `MAX_DEPTH`, or None."""
+    depth = 0
+    for match in _DEPTH_TOKEN.finditer(raw):
+        token = match.group()
+        if token in (b"{", b"["):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif token in (b"}", b"]"):
+            depth -= 1
+    return None
+
+
+def _too_deep(offset: int) -> UnitProblem:
+    message = f"Nesting is too deep to check: more than {MAX_DEPTH} levels of arrays and objects"
+    return UnitProblem("TS006", offset, offset + 1, message)
+
+
+def _json_problem(error: json.JSONDecodeError, base: int) -> UnitProblem:
+    """A JSON error at its exact character (`error.pos` counts characters of the decoded text)."""
+    text = error.doc
+    at = base + len(text[: error.pos].encode("utf-8", "surrogatepass"))
+    char = text[error.pos] if error.pos < len(text) else ""
+    if error.msg.startswith("Invalid control character") and char:
+        message = f"Syntax error: control character U+{ord(char):04X} must be escaped in a string"
+    else:
+        message = f"Syntax error: {error.msg[:1].lower()}{error.msg[1:]}"
+    return UnitProblem("TS001", at, at + len(char.encode("utf-8", "surrogatepass")), message)
 
 
 def tool_dialect(value: Any) -> str | None:
@@ -279,5 +493,5 @@ def with_dialects(units: list[Unit]) -> list[Unit]:
     for unit, dialect in zip(units, dialects, strict=True):
         if dialect == "unknown":
             dialect = dominant
-        result.append(Unit(unit.kind, unit.pointer, unit.value, dialect, unit.start, unit.end, unit.clean))
+        result.append(dataclasses.replace(unit, dialect=dialect))
     return result

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..document.document import Document
 from ..document.jsontree import Pointer
-from ..document.lines import Position, Range
+from ..document.lines import LineTable, Position, Range
 from ..models.definitions import DESCRIPTION_KEY, NAME_KEY, SCHEMA_KEY
 from ..settings import Settings
 from .catalog import UnitKind
@@ -58,10 +58,10 @@ def load_file(path: Path, max_bytes: int | None = None) -> LoadedFile:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start)
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1)
-        message = f"File is not valid UTF-8: byte 0x{data[error.start]:02x} at line {line + 1}; save it as UTF-8"
-        return LoadedFile(path, uri, None, _file_diagnostic("TS002", message, Severity.ERROR, Position(line, column)))
+        prefix = data[: error.start]  # valid UTF-8: the position is exact (LSP lines, UTF-16 columns)
+        at = LineTable(prefix).position_at(prefix, len(prefix), "utf-16")
+        message = f"File is not valid UTF-8: byte 0x{data[error.start]:02x} at line {at.line + 1}; save it as UTF-8"
+        return LoadedFile(path, uri, None, _file_diagnostic("TS002", message, Severity.ERROR, at))
     return LoadedFile(path, uri, Document(uri, bytearray(data)))
 
 

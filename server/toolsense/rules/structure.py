@@ -138,10 +138,8 @@ def _real_pointer(value: Any, loc: tuple[int | str, ...]) -> tuple[tuple[str | i
     tags: list[str] = []
     node = value
     for index, part in enumerate(loc):
-        if isinstance(node, dict) and isinstance(part, str) and part in node:
-            pointer.append(part)
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        is_key = isinstance(node, dict) and isinstance(part, str) and part in node
+        if is_key or (isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
             pointer.append(part)
             node = node[part]
         elif index == len(loc) - 1 and isinstance(part, str) and isinstance(node, dict):
