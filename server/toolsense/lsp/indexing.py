@@ -1,0 +1,189 @@
+"""The workspace's tool definitions on disk: indexed in the background at start-up (with `$/progress`), kept
+current through `workspace/didChangeWatchedFiles`; open documents that depend on them are re-checked.
+
+Reading and parsing files happens on the server's own indexing thread; only the registry update runs on the
+event loop, so requests keep being answered while a large workspace is indexed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from pathlib import Path
+
+from lsprotocol import types
+
+from ..engine.catalog import UnitKind
+from ..engine.context import ToolInfo
+from ..engine.registry_files import load_registry_extras
+from ..engine.units import kind_from_path, split
+from ..engine.workspace import JSON_SUFFIXES, document_tools, iter_json_files, load_file, uri_to_path
+from ..settings import Settings
+from .configuration import config_root, reload_config_file
+from .server import ToolsenseServer
+
+log = logging.getLogger(__name__)
+
+MAX_INDEXED_FILES = 20_000
+"""A workspace with more JSON files than this (a home folder opened by mistake) is indexed only this far."""
+_PROGRESS_INTERVAL_S = 0.1
+_CONFIG_FILES = ("toolsense.toml", "pyproject.toml")
+WATCHED_GLOBS = ("**/*.json", "**/*.jsonc", "**/toolsense.toml", "**/pyproject.toml")
+
+
+def index_one(path: Path, settings: Settings, max_bytes: int) -> tuple[str, UnitKind | None, list[ToolInfo]]:
+    """Read one file (on the indexing thread): its uri, its kind, and the tools it defines."""
+    loaded = load_file(path, max_bytes)
+    if loaded.document is None:
+        return loaded.uri, kind_from_path(str(path), settings), []
+    kind = split(loaded.document, kind_from_path(str(path), settings)).kind
+    return loaded.uri, kind, document_tools(loaded.document, kind) if kind == "tool" else []
+
+
+def list_files(roots: list[Path], settings: Settings) -> list[Path]:
+    return list(itertools.islice(iter_json_files(roots, settings), MAX_INDEXED_FILES))
+
+
+async def _read(server: ToolsenseServer, path: Path) -> tuple[str, UnitKind | None, list[ToolInfo]]:
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(server.index_executor, index_one, path, server.settings, server.max_bytes())
+
+
+def _record(server: ToolsenseServer, uri: str, kind: UnitKind | None, tools: list[ToolInfo]) -> bool:
+    """Store what a file on disk holds, unless it is open (then the open text speaks for it)."""
+    if kind is not None:
+        server.workspace_files[uri] = kind
+    else:
+        server.workspace_files.pop(uri, None)
+    if server.is_open(uri):
+        return False
+    return server.registry.set_file(uri, tools)
+
+
+async def index_workspace(server: ToolsenseServer) -> None:
+    """Index every JSON file under the workspace folders, reporting progress when the client supports it."""
+    server.index_generation += 1
+    generation = server.index_generation
+    if server.indexed is None:
+        server.indexed = asyncio.Event()
+    server.indexed.clear()
+    loop = asyncio.get_running_loop()
+    token: str | None = None
+    if server.caps.work_done_progress:
+        token = f"toolsense-index-{generation}"
+        try:
+            await server.work_done_progress.create_async(token)
+        except Exception:
+            log.warning("window/workDoneProgress/create failed", exc_info=True)
+            token = None
+    progress = server.work_done_progress
+    if token is not None:
+        progress.begin(
+            token,
+            types.WorkDoneProgressBegin(title="toolsense: indexing tool definitions", percentage=0, cancellable=False),
+        )
+    changed = False
+    tools = files = 0
+    try:
+        paths = await loop.run_in_executor(server.index_executor, list_files, server.roots, server.settings)
+        last = loop.time()
+        for number, path in enumerate(paths, 1):
+            if generation != server.index_generation:
+                return  # settings changed: a newer indexing run has started
+            uri, kind, found = await _read(server, path)
+            changed |= _record(server, uri, kind, found)
+            if found:
+                files += 1
+                tools += len(found)
+            if token is not None and loop.time() - last > _PROGRESS_INTERVAL_S:
+                last = loop.time()
+                progress.report(
+                    token,
+                    types.WorkDoneProgressReport(
+                        message=f"{number}/{len(paths)} files", percentage=number * 100 // len(paths)
+                    ),
+                )
+        before = server.registry.version
+        problems = load_registry_extras(server.registry, server.settings, config_root(server))
+        changed |= server.registry.version != before
+        for problem in problems:
+            server.show(f"toolsense: {problem}")
+    finally:
+        if token is not None:
+            progress.end(token, types.WorkDoneProgressEnd(message=f"{tools} tools in {files} files"))
+        if generation == server.index_generation:
+            server.indexed.set()
+    if changed:
+        server.dependents_changed()
+
+
+async def reindex_file(server: ToolsenseServer, uri: str) -> None:
+    """A file closed in the editor or changed on disk: read it again."""
+    path = uri_to_path(uri)
+    if path is None:
+        return
+    uri = server.canonical(uri)
+    if not path.is_file():
+        server.workspace_files.pop(uri, None)
+        changed = not server.is_open(uri) and server.registry.remove_file(uri)
+    else:
+        changed = _record(server, *(await _read(server, path)))
+    if changed:
+        server.dependents_changed()
+
+
+async def register_watchers(server: ToolsenseServer) -> None:
+    if not server.caps.watched_files_dynamic:
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED_GLOBS]
+    )
+    registration = types.Registration(
+        id="toolsense-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+    )
+    try:
+        await server.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+    except Exception:
+        log.warning("could not register file watchers", exc_info=True)
+
+
+def _settings_changed(server: ToolsenseServer, old: Settings, new: Settings) -> None:
+    """New globs, excludes or registry sources change what is indexed: index again."""
+    if (old.files, old.registry, old.samples) != (new.files, new.registry, new.samples):
+        server.spawn(index_workspace(server), "reindex after settings change")
+
+
+def register(server: ToolsenseServer) -> None:
+    async def start_indexing() -> None:
+        await register_watchers(server)
+        await index_workspace(server)
+
+    server.startup_hooks.append(start_indexing)
+    server.settings_hooks.append(lambda old, new: _settings_changed(server, old, new))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @server.guard(lambda: None)
+    async def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
+        config_changed = False
+        changed = False
+        for event in params.changes:
+            path = uri_to_path(event.uri)
+            if path is None:
+                continue
+            if path.name in _CONFIG_FILES:
+                config_changed = True
+                continue
+            if not path.name.endswith(JSON_SUFFIXES):
+                continue
+            uri = server.canonical(event.uri)
+            server.disk_documents.pop(uri, None)
+            if event.type == types.FileChangeType.Deleted:
+                server.workspace_files.pop(uri, None)
+                changed |= not server.is_open(uri) and server.registry.remove_file(uri)
+            else:
+                changed |= _record(server, *(await _read(server, path)))
+        if config_changed:
+            await reload_config_file(server)
+        if changed:
+            server.dependents_changed()

@@ -1,0 +1,576 @@
+"""The toolsense language server: a pygls `LanguageServer` subclass holding all state on the instance.
+
+`create_server()` builds a fresh server and registers each feature module listed in `FEATURE_MODULES`
+(`toolsense.lsp.<name>`, each exposing `register(server)`); a module that does not exist is skipped, so a
+feature written elsewhere (e.g. `code_actions`) plugs in by existing.
+
+What a feature module may use on the server:
+- `server.documents[uri]` → `OpenDocument` (`lsp/state.py`): `.document` (a positioned `Document`, None when
+  the file is too large for live checking), `.report` (the last `FileReport`: diagnostics with findings and
+  fixes), `.version`, `.checked_version`;
+- `server.settings`, `server.registry`, `server.encoding`, `server.caps` (what the client supports);
+- `server.query(uri, position)` → a `features.CursorQuery` for a position; `server.ensure_checked(od)`;
+- `lsp/convert.py` for ranges and positions in the negotiated encoding;
+- `server.guard(default)` to wrap a handler so that a failure is logged and answered with `default()`.
+
+Checks run on the event loop, one document at a time, so a check always sees one version of the text and its
+result is published with that version: results for an older version are never published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib
+import inspect
+import logging
+import sys
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Generator, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
+
+from .. import __version__
+from .. import rules as _rules  # noqa: F401  (registers every rule in the catalog)
+from ..document.document import Document
+from ..document.jsontree import Pointer
+from ..document.lines import Position, PositionEncoding, Range
+from ..engine.catalog import UnitKind
+from ..engine.checker import Diagnostic, check_document
+from ..engine.context import CheckContext, ToolInfo, ToolRegistry
+from ..engine.findings import Severity, Target
+from ..engine.placement import place
+from ..engine.units import kind_from_path, root_value
+from ..engine.workspace import path_to_uri, tool_infos, uri_to_path
+from ..features.providers import CursorQuery
+from ..features.query import UnitIndex, build_hover_query, build_query, index_for
+from ..settings import Settings, SettingsProblem
+from .convert import ENCODINGS, to_lsp_diagnostic
+from .state import OpenDocument, RawText
+
+log = logging.getLogger(__name__)
+
+FEATURE_MODULES = (
+    "sync",
+    "configuration",
+    "diagnostics",
+    "indexing",
+    "completion",
+    "hover",
+    "symbols",
+    "folding",
+    "definition",
+    "code_actions",
+)
+"""Modules of `toolsense.lsp` that register handlers; each exposes `register(server)`. Missing ones are skipped."""
+
+T = TypeVar("T")
+_DISK_CACHE_SIZE = 4
+_MAX_RELATED_FILE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class ClientSupport:
+    """What the client said it supports, read once at `initialize`."""
+
+    snippets: bool = False
+    markdown_completion: bool = False
+    markdown_hover: bool = False
+    pull_diagnostics: bool = False
+    diagnostic_refresh: bool = False
+    related_information: bool = False
+    work_done_progress: bool = False
+    watched_files_dynamic: bool = False
+    configuration: bool = False
+    hierarchical_symbols: bool = False
+    line_folding_only: bool = False
+    folding_limit: int | None = None
+
+
+class ToolsenseProtocol(LanguageServerProtocol):
+    """pygls' protocol without its own copies of documents: toolsense keeps one `Document` per uri (an LSP
+    line table and an incrementally re-parsed tree). pygls' `TextDocument` re-splits the whole text on every
+    access and splits lines at U+2028, which LSP does not."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+class ToolsenseServer(LanguageServer):
+    """All state lives here: open documents, the tool registry, settings, what the client supports."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "toolsense",
+            __version__,
+            protocol_cls=ToolsenseProtocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+        )
+        self.documents: dict[str, OpenDocument] = {}
+        self.registry = ToolRegistry()
+        self.settings = Settings()
+        self.encoding: PositionEncoding = "utf-16"
+        self.caps = ClientSupport()
+        self.roots: list[Path] = []
+        self.models: Any = None
+        self.index_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-index")
+        """Background indexing gets its own thread: pygls reads stdin through its default pool."""
+        self.disk_documents: OrderedDict[str, tuple[float, Document]] = OrderedDict()
+        self.disk_reports: dict[str, tuple[tuple[int, int, int, int], str, list[types.Diagnostic]]] = {}
+        """Workspace-pull results of files that are not open, with the key they were computed for."""
+        self.background: set[asyncio.Task[Any]] = set()
+        self.refresh_pending = False
+        self.indexed: asyncio.Event | None = None
+        # Settings sources, merged in this order (later wins): config file, client options.
+        self.config_path: Path | None = None
+        self.file_options: dict[str, Any] = {}
+        self.client_options: dict[str, Any] = {}
+        self.init_options: dict[str, Any] = {}
+        self.client_source = "initializationOptions"
+        self.pending_problems: list[SettingsProblem] = []
+        self.shown_problems: set[str] = set()
+        self.feature_modules: list[str] = []
+        # Hooks other feature modules add at registration: run after `initialized`, and on settings changes.
+        self.startup_hooks: list[Callable[[], Awaitable[None]]] = []
+        self.settings_hooks: list[Callable[[Settings, Settings], None]] = []
+        self.workspace_files: dict[str, UnitKind] = {}
+        """Files on disk that are ours (tool definitions, automations, tool calls), found by indexing."""
+        self.index_generation = 0
+        self.open_canonical: dict[str, str] = {}
+        """Canonical uri -> client uri of each open document."""
+        self._canonical: dict[str, str] = {}
+
+    # --- small utilities ------------------------------------------------------------------------------
+
+    def guard(self, default: Callable[[], T]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Wrap a handler: an exception is logged and answered with `default()`; cancellation passes through."""
+
+        def wrap(function: Callable[..., Any]) -> Callable[..., Any]:
+            if inspect.iscoroutinefunction(function):
+
+                @functools.wraps(function)
+                async def run_async(*args: Any) -> Any:
+                    try:
+                        return await function(*args)
+                    except Exception:
+                        log.exception("%s failed", function.__name__)
+                        return default()
+
+                return run_async
+
+            @functools.wraps(function)
+            def run(*args: Any) -> Any:
+                try:
+                    return function(*args)
+                except Exception:
+                    log.exception("%s failed", function.__name__)
+                    return default()
+
+            return run
+
+        return wrap
+
+    def spawn(self, coroutine: Awaitable[Any], name: str) -> None:
+        """Run a background coroutine, keep a reference to it, and log (never raise) its failure."""
+
+        async def runner() -> None:
+            try:
+                await coroutine
+            except asyncio.CancelledError:
+                pass
+            except Exception:
+                log.exception("background task %s failed", name)
+
+        task = asyncio.ensure_future(runner())
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    @property
+    def loop_(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_event_loop()
+
+    def show(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
+        try:
+            self.window_show_message(types.ShowMessageParams(kind, message))
+        except Exception:
+            log.exception("could not show a message")
+
+    # --- documents --------------------------------------------------------------------------------------
+
+    def canonical(self, uri: str) -> str:
+        """The uri indexing uses for a file (resolved path), so an open file and its copy on disk are one."""
+        found = self._canonical.get(uri)
+        if found is None:
+            path = uri_to_path(uri)
+            try:
+                found = path_to_uri(path) if path is not None else uri
+            except (OSError, ValueError):
+                found = uri
+            self._canonical[uri] = found
+        return found
+
+    def client_uri(self, canonical_uri: str) -> str:
+        """The uri the client opened a file under (for locations we send), else the canonical one."""
+        return self.open_canonical.get(canonical_uri, canonical_uri)
+
+    def is_open(self, canonical_uri: str) -> bool:
+        return canonical_uri in self.open_canonical
+
+    def max_bytes(self) -> int:
+        return int(self.settings.limits.max_file_mb * 1_000_000)
+
+    def kind_hint(self, uri: str) -> UnitKind | None:
+        path = uri_to_path(uri)
+        return kind_from_path(str(path) if path is not None else uri.split(":", 1)[-1], self.settings)
+
+    def open(self, uri: str, text: str, version: int | None, language_id: str) -> OpenDocument:
+        data = bytearray(text.encode("utf-8", "surrogatepass"))
+        od = OpenDocument(uri, version, language_id, self.kind_hint(uri), None)
+        self._set_text(od, data)
+        self.documents[uri] = od
+        self.open_canonical[self.canonical(uri)] = uri
+        return od
+
+    def _set_text(self, od: OpenDocument, data: bytearray) -> None:
+        """Choose between a full `Document` and plain `RawText` by size."""
+        if len(data) > self.max_bytes():
+            od.document, od.raw, od.index = None, RawText(data, self.encoding), None
+        else:
+            od.document = Document(od.uri, data, od.version, self.encoding)
+            od.raw, od.index = None, None
+        od.cache.units.clear()
+        od.cache.content.clear()
+
+    def change(
+        self, od: OpenDocument, version: int | None, changes: Iterable[types.TextDocumentContentChangeEvent]
+    ) -> None:
+        for change in changes:
+            range_ = None
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                start, end = change.range.start, change.range.end
+                range_ = Range(Position(start.line, start.character), Position(end.line, end.character))
+            if od.document is not None:
+                od.document.apply_change(change.text, range_)
+                edit = od.document.edits_since_check[-1] if od.document.edits_since_check else None
+                if edit is not None and od.index is not None:
+                    if edit.old_end >= 1 << 62:
+                        od.index = None
+                    else:
+                        od.index.shift(edit)
+            else:
+                assert od.raw is not None
+                od.raw.apply_change(change.text, range_)
+        od.version = version
+        if od.document is not None:
+            od.document.version = version
+        size = len(od.data)
+        if (od.document is None) != (size > self.max_bytes()):
+            self._set_text(od, od.data)
+
+    def close(self, uri: str) -> OpenDocument | None:
+        od = self.documents.pop(uri, None)
+        self.open_canonical.pop(self.canonical(uri), None)
+        if od is not None and od.timer is not None:
+            od.timer.cancel()
+        return od
+
+    # --- checking ---------------------------------------------------------------------------------------
+
+    def context_for(self, uri: str) -> CheckContext:
+        return CheckContext(self.settings, self.registry, uri, self.settings.trusted, self.models)
+
+    def schedule_check(self, od: OpenDocument, delay_ms: int | None = None, reason: str = "edit") -> None:
+        """Check after the debounce delay; a newer change restarts the wait."""
+        if od.timer is not None:
+            od.timer.cancel()
+        delay = self.settings.diagnostics.debounce_ms if delay_ms is None else delay_ms
+        loop = asyncio.get_event_loop()
+        od.timer = loop.call_later(delay / 1000, self._timer_fired, od.uri, reason)
+
+    def _timer_fired(self, uri: str, reason: str) -> None:
+        od = self.documents.get(uri)
+        if od is None:
+            return
+        od.timer = None
+        try:
+            self.check(od, reason)
+        except Exception:
+            log.exception("checking %s failed", uri)
+
+    def ensure_checked(self, od: OpenDocument) -> None:
+        """Bring the document's diagnostics up to date now (a pull request, a code action)."""
+        if od.stale():
+            if od.timer is not None:
+                od.timer.cancel()
+                od.timer = None
+            self.check(od, "request")
+
+    def check(self, od: OpenDocument, reason: str = "edit") -> None:
+        """Check the current text, remember the report, feed the registry, publish (push clients)."""
+        if od.document is None:
+            od.report = None
+            od.diagnostics = [self._too_large(od)]
+        else:
+            report = check_document(od.document, self.context_for(od.uri), od.kind_hint, od.cache, self.resolve_range)
+            od.report = report
+            self._refresh_index(od)
+            self._feed_registry(od)
+            related = self.caps.related_information
+            od.diagnostics = [to_lsp_diagnostic(d, related, self.client_uri) for d in report.diagnostics]
+        od.checked_version = od.version
+        od.serial += 1
+        od.dirty = False
+        if not self.caps.pull_diagnostics:
+            self.publish(od)
+        elif reason != "request":
+            self.request_refresh()
+
+    def _too_large(self, od: OpenDocument) -> types.Diagnostic:
+        size = len(od.data)
+        limit = self.max_bytes()
+        message = f"File too large for live checking ({size / 1e6:.1f} MB > {limit / 1e6:.1f} MB limit)"
+        diagnostic = Diagnostic(Range(Position(0, 0), Position(0, 0)), Severity.WARNING, "TS003", message)
+        return to_lsp_diagnostic(diagnostic, False)
+
+    def publish(self, od: OpenDocument) -> None:
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(od.uri, od.diagnostics, od.checked_version)
+        )
+
+    def request_refresh(self) -> None:
+        """Ask a pull client to pull again (coalesced: one request per loop turn)."""
+        if not self.caps.diagnostic_refresh or self.refresh_pending:
+            return
+        self.refresh_pending = True
+
+        def send() -> None:
+            self.refresh_pending = False
+            try:
+                self.workspace_diagnostic_refresh(None)
+            except Exception:
+                log.exception("workspace/diagnostic/refresh failed")
+
+        asyncio.get_event_loop().call_soon(send)
+
+    def _refresh_index(self, od: OpenDocument) -> None:
+        """The unit index follows the last good split; a broken tree keeps the shifted earlier index."""
+        assert od.document is not None and od.report is not None
+        report = od.report
+        spans = report.split.spans
+        keep_old = od.index is not None and od.document.root.has_error and len(spans) < len(od.index.starts)
+        if not keep_old:
+            od.index = UnitIndex.from_split(
+                report.split, [u.value for u in report.units], [u.dialect for u in report.units]
+            )
+
+    def _feed_registry(self, od: OpenDocument) -> None:
+        """An open tool file is the registry's source for its uri; dependents are re-checked on change."""
+        assert od.report is not None
+        report = od.report
+        if report.kind != "tool" and not od.defines_tools:
+            return
+        infos: list[ToolInfo] = []
+        memo: dict[tuple[int, str | None, tuple[Any, ...]], tuple[Any, list[ToolInfo]]] = {}
+        if report.kind == "tool":
+            for unit in report.units:
+                key = (id(unit.value), unit.dialect, unit.pointer)
+                hit = od.tool_memo.get(key)
+                if hit is None or hit[0] is not unit.value:
+                    hit = (unit.value, tool_infos(self.canonical(od.uri), [unit]))
+                memo[key] = hit
+                infos.extend(hit[1])
+        od.tool_memo = memo
+        od.defines_tools = bool(infos)
+        if self.registry.set_file(self.canonical(od.uri), infos):
+            self.dependents_changed(origin=od.uri)
+
+    def dependents_changed(self, origin: str | None = None) -> None:
+        """The registry changed: every other open document may read it; check them again (debounced)."""
+        for uri, other in self.documents.items():
+            if uri == origin:
+                continue
+            other.dirty = True
+            self.schedule_check(other, reason="registry")
+
+    def recheck_all(self, reason: str = "settings") -> None:
+        for od in self.documents.values():
+            od.dirty = True
+            self.schedule_check(od, 0, reason)
+
+    # --- positions and other documents --------------------------------------------------------------------
+
+    def document_for(self, uri: str) -> Document | None:
+        """An open document, or a read-only copy of a file on disk (cached by modification time)."""
+        od = self.documents.get(uri) or self.documents.get(self.open_canonical.get(uri, ""))
+        if od is not None:
+            return od.document
+        path = uri_to_path(uri)
+        if path is None:
+            return None
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        cached = self.disk_documents.get(uri)
+        if cached is not None and cached[0] == stat.st_mtime:
+            self.disk_documents.move_to_end(uri)
+            return cached[1]
+        if stat.st_size > min(self.max_bytes(), _MAX_RELATED_FILE_BYTES):
+            return None
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        document = Document(uri, bytearray(data), None, self.encoding)
+        self.disk_documents[uri] = (stat.st_mtime, document)
+        while len(self.disk_documents) > _DISK_CACHE_SIZE:
+            self.disk_documents.popitem(last=False)
+        return document
+
+    def resolve_range(self, uri: str, pointer: Pointer, target: str) -> Range | None:
+        """Where a pointer is in any document (open or on disk): for related information and definitions."""
+        document = self.document_for(uri)
+        if document is None:
+            return None
+        root = root_value(document.root)
+        if root is None:
+            return None
+        return place(document, root, pointer, cast(Target, target), None)
+
+    def unit_index(self, od: OpenDocument) -> UnitIndex | None:
+        if od.document is None:
+            return None
+        if od.index is None:
+            od.index = index_for(od.document, od.kind_hint)
+        return od.index
+
+    def query(self, uri: str, position: types.Position, *, hover: bool = False) -> CursorQuery | None:
+        od = self.documents.get(uri)
+        if od is None or od.document is None:
+            return None
+        index = self.unit_index(od)
+        assert index is not None
+        offset = od.document.offset_at(Position(position.line, position.character))
+        if hover:
+            return build_hover_query(od.document, index, offset, self.registry, self.settings)
+        return build_query(od.document, index, offset, self.registry, self.settings, snippets=self.caps.snippets)
+
+    # --- capabilities -----------------------------------------------------------------------------------
+
+    def read_client_capabilities(self, capabilities: types.ClientCapabilities) -> None:
+        text = capabilities.text_document
+        workspace = capabilities.workspace
+        window = capabilities.window
+        caps = ClientSupport()
+        if text is not None:
+            completion = text.completion
+            item = completion.completion_item if completion is not None else None
+            if item is not None:
+                caps.snippets = bool(item.snippet_support)
+                caps.markdown_completion = types.MarkupKind.Markdown in (item.documentation_format or [])
+            if text.hover is not None:
+                caps.markdown_hover = types.MarkupKind.Markdown in (text.hover.content_format or [])
+            caps.pull_diagnostics = text.diagnostic is not None
+            if text.publish_diagnostics is not None:
+                caps.related_information = bool(text.publish_diagnostics.related_information)
+            if text.document_symbol is not None:
+                caps.hierarchical_symbols = bool(text.document_symbol.hierarchical_document_symbol_support)
+            if text.folding_range is not None:
+                caps.line_folding_only = bool(text.folding_range.line_folding_only)
+                caps.folding_limit = text.folding_range.range_limit
+        if workspace is not None:
+            caps.configuration = bool(workspace.configuration)
+            watched = workspace.did_change_watched_files
+            caps.watched_files_dynamic = bool(watched is not None and watched.dynamic_registration)
+            if workspace.diagnostics is not None:
+                caps.diagnostic_refresh = bool(workspace.diagnostics.refresh_support)
+        if window is not None:
+            caps.work_done_progress = bool(window.work_done_progress)
+        self.caps = caps
+        self.encoding = ENCODINGS.get(str(self.workspace.position_encoding), "utf-16")
+
+    def set_roots(self, params: types.InitializeParams) -> None:
+        roots: list[Path] = []
+        for folder in params.workspace_folders or []:
+            path = uri_to_path(folder.uri)
+            if path is not None:
+                roots.append(path)
+        if not roots and params.root_uri:
+            path = uri_to_path(params.root_uri)
+            if path is not None:
+                roots.append(path)
+        if not roots and params.root_path:
+            roots.append(Path(params.root_path))
+        self.roots = roots
+
+
+def _load_feature(server: ToolsenseServer, name: str) -> None:
+    module_name = f"{__package__}.{name}"
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        if error.name == module_name:
+            log.info("feature module %s is not present; skipped", module_name)
+            return
+        log.exception("feature module %s failed to import", module_name)
+        return
+    except Exception:
+        log.exception("feature module %s failed to import", module_name)
+        return
+    register = getattr(module, "register", None)
+    if register is None:
+        log.warning("feature module %s has no register(server)", module_name)
+        return
+    try:
+        register(server)
+    except Exception:
+        log.exception("feature module %s failed to register", module_name)
+        return
+    server.feature_modules.append(name)
+
+
+def create_server() -> ToolsenseServer:
+    """A fresh server with every present feature module registered."""
+    server = ToolsenseServer()
+    for name in FEATURE_MODULES:
+        _load_feature(server, name)
+    return server
+
+
+def run(tcp: str | None, log_level: str = "WARNING") -> int:
+    """`toolsense serve`: stdio by default, `--tcp HOST:PORT` for debugging. Logs go to stderr."""
+    logging.basicConfig(
+        level=getattr(logging, log_level.upper(), logging.WARNING),
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    server = create_server()
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        if not port.isdigit():
+            sys.stderr.write(f"toolsense: --tcp expects HOST:PORT, got {tcp!r}\n")
+            return 2
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0

@@ -1,0 +1,85 @@
+"""What the server remembers about each open document (one `OpenDocument` per uri, on the server instance)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types
+
+from ..document.document import Document
+from ..document.lines import LineTable, Position, PositionEncoding, Range
+from ..engine.catalog import UnitKind
+from ..engine.checker import FileReport, UnitCache
+from ..engine.context import ToolInfo
+from ..features.query import UnitIndex
+
+
+class RawText:
+    """Text too large for live checking: bytes and a line table kept current under edits, no tree, no parse."""
+
+    def __init__(self, data: bytearray, encoding: PositionEncoding) -> None:
+        self.data = data
+        self.lines = LineTable(data)
+        self.encoding: PositionEncoding = encoding
+
+    def apply_change(self, text: str, range_: Range | None) -> None:
+        encoded = text.encode("utf-8", "surrogatepass")
+        if range_ is None:
+            self.data = bytearray(encoded)
+            self.lines = LineTable(self.data)
+            return
+        start = self.lines.offset_at(self.data, range_.start, self.encoding)
+        end = max(self.lines.offset_at(self.data, range_.end, self.encoding), start)
+        self.lines.replace(self.data, start, end, encoded)
+        self.data[start:end] = encoded
+
+    def position_at(self, offset: int) -> Position:
+        return self.lines.position_at(self.data, offset, self.encoding)
+
+
+@dataclass
+class OpenDocument:
+    """One open document: its text (a positioned `Document`, or `RawText` when too large), the last check's
+    report, the unit index for cursor queries, and the per-document debounce timer.
+
+    `version` is the client's latest; `checked_version` the one the current diagnostics were computed for.
+    `dirty` is set when something outside the text changed (settings, the registry) since the last check.
+    """
+
+    uri: str
+    version: int | None
+    language_id: str
+    kind_hint: UnitKind | None
+    document: Document | None
+    raw: RawText | None = None
+    cache: UnitCache = field(default_factory=UnitCache)
+    index: UnitIndex | None = None
+    report: FileReport | None = None
+    checked_version: int | None = None
+    serial: int = 0
+    dirty: bool = True
+    diagnostics: list[types.Diagnostic] = field(default_factory=list)
+    timer: asyncio.TimerHandle | None = None
+    tool_memo: dict[tuple[int, str | None, tuple[Any, ...]], tuple[Any, list[ToolInfo]]] = field(default_factory=dict)
+    """Registry entries per unit value (identity), so a keystroke rebuilds only the changed unit's entries."""
+    defines_tools: bool = False
+
+    @property
+    def too_large(self) -> bool:
+        return self.document is None
+
+    @property
+    def data(self) -> bytearray:
+        if self.document is not None:
+            return self.document.data
+        assert self.raw is not None
+        return self.raw.data
+
+    @property
+    def result_id(self) -> str:
+        return f"{self.checked_version}:{self.serial}"
+
+    def stale(self) -> bool:
+        return self.dirty or self.checked_version != self.version
