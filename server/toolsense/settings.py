@@ -49,6 +49,9 @@ class LimitsSettings(_Section):
     regex_timeout_ms: int = Field(default=200, ge=1, description="Time budget for one example validation.")
     max_schema_depth: int = Field(default=64, ge=1, description="Deepest schema nesting that is analysed.")
     max_subschemas: int = Field(default=20_000, ge=1, description="Most subschemas analysed per tool.")
+    model_import_timeout_s: float = Field(
+        default=10.0, gt=0, description="Longest a registered model's module may take to import."
+    )
 
 
 class DescriptionSettings(_Section):
@@ -61,6 +64,10 @@ class ProfileLimits(_Section):
     max_enum_values: int | None = None
     max_total_chars: int | None = None
     max_large_enum_chars: int | None = None
+    max_optional_parameters: int | None = None
+    max_union_parameters: int | None = None
+    max_tools: int | None = None
+    max_strict_tools: int | None = None
 
 
 class FilesSettings(_Section):

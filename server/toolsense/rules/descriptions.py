@@ -1,0 +1,91 @@
+"""Descriptions: a model chooses tools and fills parameters from them. A tool without one is a warning, a
+parameter without one is information; a tool description longer than `description.max_length` is a warning."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..engine.catalog import CATALOG
+from ..engine.context import CheckContext
+from ..engine.findings import Finding, Severity
+from ..engine.schemas import resolve_local_ref
+from ..engine.units import Unit
+from .tooldef import has_path, tool_view, walk_schema
+
+FAMILY = "Tool definitions: descriptions"
+
+TOOL_DESCRIPTION = CATALOG.rule(
+    "TS240",
+    "missing-tool-description",
+    Severity.WARNING,
+    "The tool has no description (or an empty one): the model has only its name to go by.",
+    FAMILY,
+)
+PARAMETER_DESCRIPTION = CATALOG.rule(
+    "TS241",
+    "missing-parameter-description",
+    Severity.INFORMATION,
+    "A parameter (a property of the input schema) has no description.",
+    FAMILY,
+)
+TOO_LONG = CATALOG.rule(
+    "TS242",
+    "description-too-long",
+    Severity.WARNING,
+    "The tool description is longer than `description.max_length` (default 1024 characters).",
+    FAMILY,
+)
+
+
+def _described(node: Any, root: Any) -> bool:
+    if not isinstance(node, dict):
+        return True  # `true`/`false` schemas: nothing to describe
+    text = node.get("description")
+    if isinstance(text, str) and text.strip():
+        return True
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        target = resolve_local_ref(root, ref)
+        if isinstance(target, dict) and isinstance(target.get("description"), str) and target["description"].strip():
+            return True
+    return False
+
+
+@CATALOG.unit_check("tool")
+def descriptions(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+    view = tool_view(unit)
+    if view is None:
+        return
+    text = view.description
+    if not has_path(view.value, view.description_pointer):
+        if view.name is not None:
+            yield Finding(
+                TOOL_DESCRIPTION.code,
+                f"Tool '{view.name}' has no description: say what it does and when to use it",
+                view.name_pointer,
+                "key",
+            )
+    elif isinstance(text, str) and not text.strip():
+        yield Finding(TOOL_DESCRIPTION.code, "The tool description is empty", view.description_pointer)
+    elif isinstance(text, str) and len(text) > ctx.settings.description.max_length:
+        yield Finding(
+            TOO_LONG.code,
+            f"The tool description is {len(text)} characters long, more than description.max_length "
+            f"({ctx.settings.description.max_length})",
+            view.description_pointer,
+        )
+    if not isinstance(view.schema, dict):
+        return
+    limits = ctx.settings.limits
+    walk = walk_schema(view.schema, limits.max_schema_depth, limits.max_subschemas)
+    for entry in walk.nodes:
+        name = entry.property_name
+        if name is None or entry.conditional or _described(entry.node, view.schema):
+            continue
+        yield Finding(
+            PARAMETER_DESCRIPTION.code,
+            f"Parameter '{name}' has no description",
+            (*view.schema_pointer, *entry.pointer),
+            "key",
+        )

@@ -1,0 +1,512 @@
+"""Validating a JSON value (an input example, a tool call's input) against a tool's JSON Schema.
+
+- jsonschema errors become `ValidationIssue`s in pydantic's vocabulary (`extra_forbidden`, `missing`,
+  `int_type`, `enum`, …) so `structure.schema_findings` words and places them exactly as it does for models;
+  `anyOf`/`oneOf` errors are narrowed to the branch the value was meant for (pydantic's `X | None`).
+- No `$ref` is ever fetched: the registry's retrieve function refuses, and the check reports it was cut short.
+- `pattern` cannot hang the caller: a pattern with nested or alternated unbounded repetition (catastrophic
+  backtracking) is matched in a child process with a time budget (`limits.regex_timeout_ms`); when the budget
+  runs out the check reports that it was cut short.
+- Validators are built once per schema content (`functools.lru_cache` on the canonical JSON text).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import os
+import re
+import selectors
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema_specifications  # type: ignore[import-untyped]
+from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema.exceptions import UnknownType, ValidationError
+from jsonschema.protocols import Validator
+from jsonschema.validators import extend, validator_for
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource, Unresolvable
+
+from ..models.errors import ValidationIssue
+
+_sre_parse: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
+
+_TYPE_ERROR_FOR = {
+    "string": "string_type",
+    "integer": "int_type",
+    "number": "float_type",
+    "boolean": "bool_type",
+    "object": "dict_type",
+    "array": "list_type",
+    "null": "none_required",
+}
+
+_CUT_SHORT: ContextVar[list[str] | None] = ContextVar("toolsense_cut_short", default=None)
+_REGEX_BUDGET_MS: ContextVar[int] = ContextVar("toolsense_regex_budget", default=200)
+
+
+def validator_class(schema: Any, dialect: str | None) -> type[Validator]:
+    """`$schema` when present, else 2020-12 for MCP and draft-07 for the other dialects."""
+    default: type[Validator] = Draft202012Validator if dialect == "mcp" else Draft7Validator
+    if isinstance(schema, dict) and isinstance(schema.get("$schema"), str):
+        found: type[Validator] = validator_for(schema, default=default)
+        return found
+    return default
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=True)
+
+
+# --- no network, ever ------------------------------------------------------------------------------------
+
+
+def _refuse(uri: str) -> Resource[Any]:
+    raise NoSuchResource(uri)
+
+
+@functools.lru_cache(maxsize=1)
+def offline_registry() -> Registry[Any]:
+    """The bundled meta-schemas, and a retrieve function that refuses everything else."""
+    registry: Registry[Any] = Registry(retrieve=_refuse)  # type: ignore[call-arg]
+    return registry.combine(jsonschema_specifications.REGISTRY)
+
+
+# --- patterns that cannot hang -------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1024)
+def risky_pattern(pattern: str) -> bool:
+    """True when the pattern may backtrack catastrophically: an unbounded repetition that contains another
+    unbounded repetition or an alternation (`(a+)+`, `(a|aa)*`, `(\\w+\\s?)*$`), or a back-reference."""
+    try:
+        parsed = _sre_parse.parse(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return False  # it does not compile: the schema check reports it, matching never happens
+    return _risky(list(parsed), inside_unbounded=False)
+
+
+_MAXREPEAT = _sre_parse.MAXREPEAT
+_REPEATS = {_sre_parse.MAX_REPEAT, _sre_parse.MIN_REPEAT}
+_POSSESSIVE = getattr(_sre_parse, "POSSESSIVE_REPEAT", None)
+
+
+def _risky(items: list[Any], inside_unbounded: bool) -> bool:
+    for op, arg in items:
+        if op in _REPEATS:
+            _low, high, body = arg
+            unbounded = high == _MAXREPEAT or high > 64
+            if unbounded and inside_unbounded:
+                return True
+            if _risky(list(body), inside_unbounded or unbounded):
+                return True
+        elif op == _POSSESSIVE:
+            continue  # possessive repeats do not backtrack
+        elif op == _sre_parse.SUBPATTERN:
+            if _risky(list(arg[-1]), inside_unbounded):
+                return True
+        elif op == _sre_parse.BRANCH:
+            if inside_unbounded:
+                return True
+            if any(_risky(list(branch), inside_unbounded) for branch in arg[1]):
+                return True
+        elif op in (_sre_parse.GROUPREF, getattr(_sre_parse, "GROUPREF_EXISTS", None)) or (
+            op in (_sre_parse.ASSERT, _sre_parse.ASSERT_NOT) and _risky(list(arg[1]), inside_unbounded)
+        ):
+            return True
+    return False
+
+
+_CHILD = (
+    "import json,re,sys\n"
+    "sys.stdout.write('ready\\n'); sys.stdout.flush()\n"
+    "p,s=json.loads(sys.stdin.readline())\n"
+    "sys.stdout.write('1\\n' if re.search(p,s) else '0\\n'); sys.stdout.flush()\n"
+)
+
+
+@functools.lru_cache(maxsize=2048)
+def search_with_budget(pattern: str, text: str, budget_ms: int) -> bool | None:
+    """`re.search(pattern, text)` matched in a child process; None when it ran out of time."""
+    startup_allowance = 10.0
+    process = subprocess.Popen(
+        [sys.executable, "-I", "-S", "-c", _CHILD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        if _read_line(process, startup_allowance) != "ready":
+            return None
+        process.stdin.write(json.dumps([pattern, text]) + "\n")
+        process.stdin.flush()
+        answer = _read_line(process, budget_ms / 1000)
+        if answer is None:
+            return None
+        return answer == "1"
+    except (OSError, ValueError):
+        return None
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                stream.close()
+
+
+def _read_line(process: subprocess.Popen[str], timeout: float) -> str | None:
+    stdout = process.stdout
+    assert stdout is not None
+    if os.name != "posix":  # pragma: no cover - selectors on pipes need POSIX
+        try:
+            out, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        return out.splitlines()[0] if out else None
+    with selectors.DefaultSelector() as selector:
+        selector.register(stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not selector.select(remaining):
+                return None
+            line = stdout.readline()
+            return line.strip() if line else None
+
+
+def safe_search(pattern: str, text: str) -> bool | None:
+    """Like `re.search`, but never hangs: risky patterns run with a time budget (None when cut short)."""
+    if not risky_pattern(pattern):
+        try:
+            return re.search(pattern, text) is not None
+        except re.error:
+            return True
+    try:
+        re.compile(pattern)
+    except re.error:
+        return True
+    return search_with_budget(pattern, text, _REGEX_BUDGET_MS.get())
+
+
+def _pattern(validator: Validator, pattern: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not isinstance(instance, str) or not isinstance(pattern, str):
+        return
+    found = safe_search(pattern, instance)
+    if found is None:
+        notes = _CUT_SHORT.get()
+        if notes is not None:
+            notes.append(f"matching pattern {_short(pattern)} took longer than the regex time budget")
+        return
+    if not found:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@functools.lru_cache(maxsize=16)
+def _guarded_class(cls: type[Validator]) -> type[Validator]:
+    guarded: type[Validator] = extend(cls, {"pattern": _pattern})  # type: ignore[no-untyped-call]
+    return guarded
+
+
+@functools.lru_cache(maxsize=512)
+def _validator(text: str, dialect: str | None) -> Validator:
+    schema = json.loads(text)
+    cls = validator_class(schema, dialect)
+    return _guarded_class(cls)(schema, registry=offline_registry())
+
+
+def build_validator(schema: Any, dialect: str | None) -> Validator:
+    return _validator(canonical(schema), dialect)
+
+
+# --- errors → issues -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InstanceResult:
+    issues: list[ValidationIssue]
+    cut_short: list[str]
+
+
+def instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budget_ms: int = 200) -> InstanceResult:
+    """All the ways `instance` breaks `schema`, as pydantic-style issues; plus why the check stopped early."""
+    notes: list[str] = []
+    if not isinstance(schema, (dict, bool)):
+        return InstanceResult([], ["the schema is not a JSON Schema object"])
+    try:
+        validator = build_validator(schema, dialect)
+    except Exception as error:  # an unusable schema: its own rules report why
+        return InstanceResult([], [f"the schema cannot be used ({type(error).__name__})"])
+    token = _CUT_SHORT.set(notes)
+    budget = _REGEX_BUDGET_MS.set(regex_budget_ms)
+    errors: list[ValidationError] = []
+    try:
+        errors.extend(validator.iter_errors(instance))
+    except Unresolvable as unresolvable:
+        notes.append(f"a $ref was not resolved and is never fetched ({_unresolvable_ref(unresolvable)})")
+    except UnknownType as unknown:
+        notes.append(f"the schema uses the unknown type {unknown.type!r}")
+    except Exception as other:  # jsonschema wraps referencing errors in a private class
+        if "Unresolvable" not in type(other).__name__ and "Referencing" not in type(other).__name__:
+            raise
+        notes.append(f"a $ref was not resolved and is never fetched ({_unresolvable_ref(other)})")
+    except RecursionError:
+        notes.append("the schema or the value nests too deeply")
+    except re.error as bad_pattern:
+        notes.append(f"a pattern does not compile ({bad_pattern})")
+    finally:
+        _CUT_SHORT.reset(token)
+        _REGEX_BUDGET_MS.reset(budget)
+    issues: list[ValidationIssue] = []
+    seen: set[tuple[tuple[int | str, ...], str, str]] = set()
+    for issue in _issues(errors, schema):
+        key = (issue.loc, issue.error_type, issue.message)
+        if key not in seen:
+            seen.add(key)
+            issues.append(issue)
+    return InstanceResult(issues, notes)
+
+
+def _unresolvable_ref(error: Exception) -> str:
+    ref = getattr(error, "ref", None)
+    if ref is None:
+        inner = getattr(error, "_wrapped", None)
+        ref = getattr(inner, "ref", None)
+    return f"'{ref}'" if ref else str(error)
+
+
+def _issues(errors: Iterable[ValidationError], root: Any) -> Iterator[ValidationIssue]:
+    for error in errors:
+        yield from _issue(error, root)
+
+
+def _loc(error: ValidationError) -> tuple[int | str, ...]:
+    return tuple(error.absolute_path)
+
+
+def _issue(error: ValidationError, root: Any) -> Iterator[ValidationIssue]:
+    keyword = error.validator
+    loc = _loc(error)
+    instance = error.instance
+    value = error.validator_value
+    if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
+        for key in _extra_keys(instance, error.schema if isinstance(error.schema, dict) else {}):
+            yield ValidationIssue((*loc, key), "Extra inputs are not permitted", "extra_forbidden", instance[key])
+        return
+    if keyword == "required" and isinstance(instance, dict) and isinstance(value, list):
+        for name in value:
+            if isinstance(name, str) and name not in instance:
+                yield ValidationIssue((*loc, name), "Field required", "missing")
+        return
+    if keyword == "type":
+        expected = [value] if isinstance(value, str) else [v for v in _list(value) if isinstance(v, str)]
+        for kind in expected or ["object"]:
+            error_type = _TYPE_ERROR_FOR.get(kind, "type_error")
+            yield ValidationIssue(loc, f"Input should be a valid {kind}", error_type, instance, kind)
+        return
+    if keyword in ("enum", "const"):
+        allowed = value if keyword == "enum" and isinstance(value, list) else [value]
+        shown = ", ".join(_short(v) for v in allowed[:20])
+        yield ValidationIssue(loc, f"Input should be {shown}", "enum", instance)
+        return
+    if keyword in ("anyOf", "oneOf") and error.context:
+        narrowed = _narrow(error, root)
+        if narrowed is not None:
+            yield from narrowed
+            return
+    yield ValidationIssue(loc, _constraint_message(error), f"jsonschema_{keyword}", instance)
+
+
+def _narrow(error: ValidationError, root: Any) -> list[ValidationIssue] | None:
+    """The errors of the branch the value was meant for; a type error when it fits no branch's type."""
+    branches: dict[int, list[ValidationError]] = {}
+    for sub in error.context or ():
+        index = sub.schema_path[0] if sub.schema_path else 0
+        if isinstance(index, int):
+            branches.setdefault(index, []).append(sub)
+    base = len(_loc(error))
+    shape_fits: list[tuple[int, list[ValidationError]]] = []
+    expected: list[str] = []
+    allowed: list[Any] = []
+    for index in sorted(branches):
+        subs = branches[index]
+        at_root = [s for s in subs if len(_loc(s)) == base]
+        mismatched = [s for s in at_root if s.validator in ("type", "enum", "const")]
+        if mismatched:
+            for sub in mismatched:
+                if sub.validator == "type":
+                    kinds = (
+                        [sub.validator_value] if isinstance(sub.validator_value, str) else _list(sub.validator_value)
+                    )
+                    expected.extend(k for k in kinds if isinstance(k, str) and k not in expected)
+                elif sub.validator == "enum" and isinstance(sub.validator_value, list):
+                    allowed.extend(sub.validator_value)
+                else:
+                    allowed.append(sub.validator_value)
+            continue
+        shape_fits.append((index, subs))
+    if error.validator == "oneOf" and not branches:
+        return None
+    if shape_fits:
+        branches_schema = error.validator_value if isinstance(error.validator_value, list) else []
+        keys = list(error.instance) if isinstance(error.instance, dict) else []
+
+        def rank(entry: tuple[int, list[ValidationError]]) -> tuple[int, float]:
+            index, subs = entry
+            branch = branches_schema[index] if index < len(branches_schema) else None
+            return len(subs), -_key_likeness(keys, branch, root)
+
+        best = min(shape_fits, key=rank)[1]
+        return list(_issues(best, root))
+    loc = _loc(error)
+    if expected:
+        return [
+            ValidationIssue(
+                loc, f"Input should be a valid {kind}", _TYPE_ERROR_FOR.get(kind, "type_error"), error.instance, kind
+            )
+            for kind in expected
+        ]
+    if allowed:
+        shown = ", ".join(_short(v) for v in allowed[:20])
+        return [ValidationIssue(loc, f"Input should be {shown}", "enum", error.instance)]
+    return None
+
+
+def _key_likeness(keys: list[str], branch: Any, root: Any) -> float:
+    """How well an object's keys fit a branch's properties (exact names 1, similar names their ratio)."""
+    import difflib
+
+    from ..engine.schemas import resolve_local_ref
+
+    for _ in range(8):
+        if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and "properties" not in branch:
+            branch = resolve_local_ref(root, branch["$ref"])
+        else:
+            break
+    properties = branch.get("properties") if isinstance(branch, dict) else None
+    if not isinstance(properties, dict) or not keys:
+        return 0.0
+    score = 0.0
+    for key in keys:
+        if key in properties:
+            score += 1.0
+        else:
+            score += max((difflib.SequenceMatcher(None, key, name).ratio() for name in properties), default=0.0)
+    return score
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _extra_keys(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    found = schema.get("properties")
+    properties: dict[str, Any] = found if isinstance(found, dict) else {}
+    found = schema.get("patternProperties")
+    patterns: dict[str, Any] = found if isinstance(found, dict) else {}
+    extras = []
+    for key in instance:
+        if key in properties:
+            continue
+        if any(isinstance(p, str) and safe_search(p, key) for p in patterns):
+            continue
+        extras.append(key)
+    return extras
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _plural(count: Any, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _constraint_message(error: ValidationError) -> str:
+    """pydantic's wording for the common constraints (seed 002); jsonschema's otherwise."""
+    keyword = error.validator
+    value = error.validator_value
+    messages: dict[str, Callable[[], str]] = {
+        "minimum": lambda: f"Input should be greater than or equal to {_short(value)}",
+        "exclusiveMinimum": lambda: f"Input should be greater than {_short(value)}",
+        "maximum": lambda: f"Input should be less than or equal to {_short(value)}",
+        "exclusiveMaximum": lambda: f"Input should be less than {_short(value)}",
+        "multipleOf": lambda: f"Input should be a multiple of {_short(value)}",
+        "minLength": lambda: f"String should have at least {_plural(value, 'character')}",
+        "maxLength": lambda: f"String should have at most {_plural(value, 'character')}",
+        "pattern": lambda: f"String should match pattern {_short(value)}",
+        "minItems": lambda: f"List should have at least {_plural(value, 'item')}",
+        "maxItems": lambda: f"List should have at most {_plural(value, 'item')}",
+        "uniqueItems": lambda: "List items should be unique",
+        "minProperties": lambda: f"Object should have at least {_plural(value, 'property')}".replace(
+            "propertys", "properties"
+        ),
+        "maxProperties": lambda: f"Object should have at most {_plural(value, 'property')}".replace(
+            "propertys", "properties"
+        ),
+        "format": lambda: f"Input should be a valid {value}",
+        "not": lambda: "Input should not match the schema under 'not'",
+        "oneOf": lambda: "Input should match exactly one of the allowed forms",
+        "anyOf": lambda: "Input should match one of the allowed forms",
+        "contains": lambda: "List should contain an item matching 'contains'",
+        "dependentRequired": lambda: str(error.message),
+        "false": lambda: "No value is allowed here (the schema is false)",
+    }
+    maker = messages.get(str(keyword))
+    if maker is not None:
+        made: str = maker()
+        return made
+    return error.message if len(error.message) <= 160 else error.message[:159] + "…"
+
+
+# --- issues → findings, in a family's own codes ----------------------------------------------------------
+
+STRUCTURE_KINDS = {
+    "TS101": "unknown",
+    "TS102": "missing",
+    "TS103": "type",
+    "TS104": "enum",
+    "TS105": "coercible",
+    "TS106": "constraint",
+}
+
+
+def recode(findings: Iterable[Any], codes: dict[str, str]) -> list[Any]:
+    """The structure rules' findings (TS101–TS106) under another family's codes (`codes`: kind → code)."""
+    from dataclasses import replace
+
+    result = []
+    for finding in findings:
+        kind = STRUCTURE_KINDS.get(finding.code)
+        result.append(replace(finding, code=codes[kind]) if kind in codes else finding)
+    return result
+
+
+def value_findings(
+    schema: Any,
+    dialect: str | None,
+    value: Any,
+    subject: str,
+    codes: dict[str, str],
+    regex_budget_ms: int,
+) -> tuple[list[Any], list[str]]:
+    """Findings (pointers relative to value) for every way value breaks schema; plus cut-short notes."""
+    from .structure import schema_findings
+
+    result = instance_issues(schema, dialect, value, regex_budget_ms)
+    root = schema if isinstance(schema, dict) else {}
+    findings = list(schema_findings(result.issues, value, root, subject))
+    return recode(findings, codes), result.cut_short

@@ -1,0 +1,150 @@
+"""Tool names: each dialect's pattern and length (and each enabled profile's), duplicates within a file (an
+error: a request cannot carry both) and across the workspace (a warning: which one does a call mean?)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..engine.catalog import CATALOG
+from ..engine.context import CheckContext
+from ..engine.findings import Finding, Fix, Related, ReplaceValue, Severity
+from ..engine.units import Unit
+from .profiles import PROFILES, enabled_profiles
+from .structure import short_repr
+from .tooldef import ToolView, tool_view
+
+FAMILY = "Tool definitions: names"
+
+BAD_NAME = CATALOG.rule(
+    "TS201",
+    "invalid-tool-name",
+    Severity.ERROR,
+    "The name breaks the provider's pattern: Anthropic/OpenAI `^[a-zA-Z0-9_-]{1,64}$` (and enabled profiles').",
+    FAMILY,
+    "replace the characters that are not allowed",
+)
+DUPLICATE = CATALOG.rule(
+    "TS202",
+    "duplicate-tool-name",
+    Severity.ERROR,
+    "Two tools in one file have the same name.",
+    FAMILY,
+)
+DUPLICATE_WORKSPACE = CATALOG.rule(
+    "TS203",
+    "duplicate-tool-name-in-workspace",
+    Severity.WARNING,
+    "Another file in the workspace defines a tool with the same name.",
+    FAMILY,
+)
+MCP_NAME = CATALOG.rule(
+    "TS204",
+    "mcp-tool-name",
+    Severity.WARNING,
+    "An MCP tool name outside the spec's SHOULD: 1–128 characters of `[A-Za-z0-9_.-]`.",
+    FAMILY,
+    "replace the characters that are not allowed",
+)
+
+DIALECT_PROFILE = {"anthropic": "anthropic", "openai": "openai", "openai-flat": "openai", "mcp": "mcp"}
+
+
+def _sanitized(name: str, profile: str) -> str | None:
+    allowed = {"mcp": r"[^A-Za-z0-9_.-]", "gemini": r"[^A-Za-z0-9_.:-]"}.get(profile, r"[^A-Za-z0-9_-]")
+    limit = 128 if profile == "mcp" else 64
+    fixed = re.sub(r"_+", "_", re.sub(allowed, "_", name.strip())).strip("_")[:limit]
+    if profile == "gemini" and fixed and not (fixed[0].isalpha() or fixed[0] == "_"):
+        fixed = "_" + fixed[: limit - 1]
+    return fixed if fixed and fixed != name else None
+
+
+def _name_findings(view: ToolView, profile: str, explicit: bool) -> Iterator[Finding]:
+    name = view.name
+    assert name is not None
+    spec = PROFILES[profile]
+    if re.fullmatch(spec.name_pattern, name):
+        return
+    rule = MCP_NAME if profile == "mcp" else BAD_NAME
+    who = f"profile '{profile}'" if explicit else spec.provider
+    problem = _problem(name, profile)
+    message = f"Tool name {short_repr(name)} is not valid for {who}: {problem} (allowed: {spec.name_rule})"
+    fixed = _sanitized(name, profile)
+    fixes = (Fix(f"Rename to {short_repr(fixed)}", (ReplaceValue(view.name_pointer, f'"{fixed}"'),)),) if fixed else ()
+    yield Finding(rule.code, message, view.name_pointer, fixes=fixes, data={"profile": profile})
+
+
+_ALLOWED = {"mcp": r"[A-Za-z0-9_.-]", "gemini": r"[A-Za-z0-9_.:-]"}
+
+
+def _problem(name: str, profile: str) -> str:
+    if not name:
+        return "it is empty"
+    limit = 128 if profile == "mcp" else 64
+    if len(name) > limit:
+        return f"it is {len(name)} characters long"
+    if profile == "gemini" and not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
+        return "it must start with a letter or _"
+    allowed = _ALLOWED.get(profile, r"[A-Za-z0-9_-]")
+    bad = sorted({c for c in name if not re.fullmatch(allowed, c)})
+    shown = ", ".join("space" if c == " " else repr(c) for c in bad[:5])
+    return f"it contains {shown}"
+
+
+@CATALOG.unit_check("tool")
+def tool_name(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+    view = tool_view(unit)
+    if view is None or view.name is None:
+        return
+    checked: set[str] = set()
+    own = DIALECT_PROFILE.get(view.dialect)
+    profiles = [(p, True) for p in enabled_profiles(ctx.settings)]
+    if own is not None:
+        profiles.insert(0, (own, False))
+    for profile, explicit in profiles:
+        pattern = PROFILES[profile].name_pattern
+        if pattern in checked and profile != "mcp":
+            continue
+        checked.add(pattern)
+        yield from _name_findings(view, profile, explicit)
+    yield from _elsewhere(view, ctx)
+
+
+def _elsewhere(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
+    assert view.name is not None
+    others = [info for info in ctx.registry.definitions(view.name) if info.uri != ctx.uri]
+    if not others:
+        return
+    first = others[0]
+    where = first.uri.rsplit("/", 1)[-1]
+    more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
+    related = tuple(Related(f"'{view.name}' is also defined here", info.name_pointer, info.uri) for info in others[:10])
+    yield Finding(
+        DUPLICATE_WORKSPACE.code,
+        f"Tool '{view.name}' is also defined in {where}{more}: calls and automations naming it are ambiguous",
+        view.name_pointer,
+        related=related,
+    )
+
+
+@CATALOG.file_check("tool")
+def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
+    seen: dict[str, list[tuple[Unit, ToolView]]] = {}
+    for unit in units:
+        view = tool_view(unit)
+        if view is not None and view.name:
+            seen.setdefault(view.name, []).append((unit, view))
+    for name, places in seen.items():
+        if len(places) < 2:
+            continue
+        pointers = [(*unit.pointer, *view.name_pointer) for unit, view in places]
+        for index, pointer in enumerate(pointers):
+            related = tuple(
+                Related(f"'{name}' is also defined here", other) for j, other in enumerate(pointers) if j != index
+            )
+            yield Finding(
+                DUPLICATE.code,
+                f"Duplicate tool name '{name}': {len(places)} tools in this file have it",
+                pointer,
+                related=related,
+            )

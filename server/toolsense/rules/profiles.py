@@ -1,0 +1,659 @@
+"""Provider profiles: OpenAI strict (Structured Outputs), Anthropic strict tool use, Gemini's OpenAPI subset,
+and each provider's name and count limits.
+
+By default only the file's own dialect rules apply. A profile's rules apply when it is enabled in settings
+(`profiles = ["openai-strict", …]`), and the strict subsets also apply to a tool that sets `strict: true`
+(Anthropic `strict`, OpenAI `function.strict`). Limits are dated defaults (`AS_OF`), each overridable in
+`[tool.toolsense.profile_limits.<profile>]`. `tool_budget`/`budget_markdown` are the hover on a tool's name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..document.jsontree import Pointer
+from ..engine.catalog import CATALOG
+from ..engine.context import CheckContext
+from ..engine.findings import Finding, Fix, InsertMembers, ReplaceValue, Severity
+from ..engine.schemas import resolve_local_ref
+from ..engine.units import Unit
+from ..settings import ProfileLimits, Settings
+from .structure import short_repr
+from .tooldef import SchemaNode, SchemaWalk, ToolView, is_object_schema, tool_view, walk_schema
+
+FAMILY = "Tool definitions: provider profiles"
+AS_OF = "2026-11"
+"""When the default limits below were last checked against the providers' documentation."""
+
+NOT_REQUIRED = CATALOG.rule(
+    "TS260",
+    "strict-property-not-required",
+    Severity.ERROR,
+    'OpenAI strict: every property must be listed in `required` (make optional ones nullable: `["T", "null"]`).',
+    FAMILY,
+    "make strict: require every property, optional ones nullable",
+)
+UNSUPPORTED = CATALOG.rule(
+    "TS261",
+    "strict-unsupported-keyword",
+    Severity.ERROR,
+    "A keyword or value the strict subset does not support (OpenAI: allOf, not, if/then/else, dependent*; "
+    "Anthropic: min/max, lengths, multipleOf, minItems > 1, external $ref, other formats).",
+    FAMILY,
+)
+LIMIT = CATALOG.rule(
+    "TS262",
+    "profile-limit-exceeded",
+    Severity.ERROR,
+    "The tool exceeds a provider limit (properties, nesting, enum values, characters, optional or union "
+    "parameters); limits are dated defaults, overridable in `profile_limits`.",
+    FAMILY,
+)
+STRICT_OPEN = CATALOG.rule(
+    "TS263",
+    "strict-additional-properties",
+    Severity.ERROR,
+    "Strict mode: an object schema without `additionalProperties: false`.",
+    FAMILY,
+    "add `additionalProperties: false` (safe)",
+)
+GEMINI = CATALOG.rule(
+    "TS265",
+    "gemini-unsupported-keyword",
+    Severity.ERROR,
+    "Gemini's `parameters` (an OpenAPI 3.0 subset) does not accept this keyword or form.",
+    FAMILY,
+)
+TOO_MANY_TOOLS = CATALOG.rule(
+    "TS266",
+    "too-many-tools",
+    Severity.WARNING,
+    "More tools in the file than a provider accepts in one request (OpenAI 128; Anthropic 20 strict tools), "
+    "or more optional/union parameters across strict tools than Anthropic allows.",
+    FAMILY,
+)
+RECURSIVE = CATALOG.rule(
+    "TS267",
+    "strict-recursive-schema",
+    Severity.ERROR,
+    "Anthropic strict: the schema is recursive (a `$ref` cycle).",
+    FAMILY,
+)
+ENUM_NOT_PRIMITIVE = CATALOG.rule(
+    "TS268",
+    "strict-enum-not-primitive",
+    Severity.ERROR,
+    "Anthropic strict: enum values must be strings, numbers, booleans or null.",
+    FAMILY,
+)
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    provider: str
+    strict: bool
+    name_pattern: str
+    name_rule: str
+    limits: ProfileLimits = field(default_factory=ProfileLimits)
+
+
+PROFILES: dict[str, Profile] = {
+    "anthropic": Profile(
+        "anthropic", "Anthropic", False, r"^[a-zA-Z0-9_-]{1,64}$", "1–64 characters of a-z A-Z 0-9 _ -"
+    ),
+    "anthropic-strict": Profile(
+        "anthropic-strict",
+        "Anthropic",
+        True,
+        r"^[a-zA-Z0-9_-]{1,64}$",
+        "1–64 characters of a-z A-Z 0-9 _ -",
+        ProfileLimits(max_strict_tools=20, max_optional_parameters=24, max_union_parameters=16),
+    ),
+    "openai": Profile(
+        "openai",
+        "OpenAI",
+        False,
+        r"^[a-zA-Z0-9_-]{1,64}$",
+        "1–64 characters of a-z A-Z 0-9 _ -",
+        ProfileLimits(max_tools=128),
+    ),
+    "openai-strict": Profile(
+        "openai-strict",
+        "OpenAI",
+        True,
+        r"^[a-zA-Z0-9_-]{1,64}$",
+        "1–64 characters of a-z A-Z 0-9 _ -",
+        ProfileLimits(
+            max_properties=5000,
+            max_depth=10,
+            max_enum_values=1000,
+            max_total_chars=120_000,
+            max_large_enum_chars=15_000,
+            max_tools=128,
+        ),
+    ),
+    "gemini": Profile(
+        "gemini",
+        "Gemini",
+        False,
+        r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
+        "a letter or _ then up to 63 of a-z A-Z 0-9 _ . : -",
+    ),
+    "mcp": Profile("mcp", "MCP", False, r"^[A-Za-z0-9_.-]{1,128}$", "1–128 characters of A-Z a-z 0-9 _ . -"),
+}
+
+LARGE_ENUM = 250
+"""OpenAI: a string enum with more values than this has a character budget of its own."""
+
+OPENAI_STRICT_UNSUPPORTED = ("allOf", "not", "dependentRequired", "dependentSchemas", "if", "then", "else")
+OPENAI_STRICT_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+ANTHROPIC_STRICT_UNSUPPORTED = (
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+)
+ANTHROPIC_STRICT_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+)
+GEMINI_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "anyOf",
+        "default",
+        "minimum",
+        "maximum",
+        "propertyOrdering",
+        "title",
+        "example",
+    }
+)
+
+
+def profile_limits(name: str, settings: Settings) -> ProfileLimits:
+    """The dated defaults with the settings' overrides on top."""
+    base = PROFILES[name].limits if name in PROFILES else ProfileLimits()
+    override = settings.profile_limits.get(name)
+    if override is None:
+        return base
+    merged = base.model_dump()
+    merged.update({k: v for k, v in override.model_dump().items() if v is not None})
+    return ProfileLimits(**merged)
+
+
+def enabled_profiles(settings: Settings) -> list[str]:
+    return [name for name in settings.profiles if name in PROFILES]
+
+
+def active_profiles(view: ToolView, settings: Settings) -> list[str]:
+    """Profiles whose rules apply to this tool: the enabled ones, plus the strict subset a tool asks for."""
+    names = enabled_profiles(settings)
+    if view.strict:
+        implied = "anthropic-strict" if view.dialect == "anthropic" else "openai-strict"
+        if implied not in names:
+            names.append(implied)
+    return names
+
+
+def strict_profiles(view: ToolView, settings: Settings) -> list[str]:
+    return [name for name in active_profiles(view, settings) if PROFILES[name].strict]
+
+
+def _why(view: ToolView, profile: str, settings: Settings) -> str:
+    if profile in settings.profiles:
+        return f"profile '{profile}'"
+    return "strict: true"
+
+
+# --- the budget --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a tool's schema costs against provider limits."""
+
+    properties: int
+    depth: int
+    enum_values: int
+    total_chars: int
+    largest_enum: int
+    largest_enum_chars: int
+    optional_parameters: int
+    union_parameters: int
+    recursive: bool
+
+
+def tool_budget(schema: Any, max_depth: int = 64, max_nodes: int = 20_000) -> Budget:
+    walk = walk_schema(schema, max_depth, max_nodes)
+    properties = enum_values = chars = largest = largest_chars = optional = unions = 0
+    for entry in walk.nodes:
+        node = entry.node
+        props = node.get("properties")
+        found = node.get("required")
+        required: list[Any] = found if isinstance(found, list) else []
+        if isinstance(props, dict):
+            properties += len(props)
+            chars += sum(len(name) for name in props)
+            for name, sub in props.items():
+                if name not in required:
+                    optional += 1
+                if isinstance(sub, dict) and (isinstance(sub.get("anyOf"), list) or isinstance(sub.get("type"), list)):
+                    unions += 1
+        for key in ("$defs", "definitions"):
+            if isinstance(node.get(key), dict):
+                chars += sum(len(name) for name in node[key])
+        values = node.get("enum")
+        if isinstance(values, list):
+            enum_values += len(values)
+            size = sum(len(v) if isinstance(v, str) else len(json.dumps(v)) for v in values)
+            chars += size
+            if len(values) > largest:
+                largest, largest_chars = len(values), size
+        if "const" in node:
+            enum_values += 1
+            chars += len(node["const"]) if isinstance(node["const"], str) else len(json.dumps(node["const"]))
+    depth, recursive = _object_depth(schema, max_depth)
+    return Budget(properties, depth, enum_values, chars, largest, largest_chars, optional, unions, recursive)
+
+
+def _object_depth(schema: Any, limit: int) -> tuple[int, bool]:
+    """Deepest nesting of object schemas, following local `$ref`s (each target measured once); and whether a
+    `$ref` cycle exists."""
+    recursive = False
+    memo: dict[str, int] = {}
+
+    def depth(node: Any, active: frozenset[str], level: int) -> int:
+        nonlocal recursive
+        if not isinstance(node, dict) or level > limit:
+            return 0
+        ref = node.get("$ref")
+        own = 0
+        if isinstance(ref, str) and ref.startswith("#"):
+            if ref in active:
+                recursive = True
+            elif ref in memo:
+                own = memo[ref]
+            else:
+                own = memo[ref] = depth(resolve_local_ref(schema, ref), active | {ref}, level + 1)
+        here = 1 if is_object_schema(node) else 0
+        children: list[Any] = []
+        for key in ("properties", "patternProperties"):
+            if isinstance(node.get(key), dict):
+                children.extend(node[key].values())
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), dict):
+                children.append(node[key])
+        for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            if isinstance(node.get(key), list):
+                children.extend(node[key])
+        deepest = max((depth(child, active, level + 1) for child in children), default=0)
+        return max(own, here + deepest)
+
+    return depth(schema, frozenset(), 0), recursive
+
+
+def budget_markdown(view: ToolView, settings: Settings) -> str:
+    """Hover text for a tool's name: its budget against each profile that applies (or the dialect's own)."""
+    if not isinstance(view.schema, dict):
+        return f"**{view.name or 'tool'}**: no input schema"
+    budget = tool_budget(view.schema, settings.limits.max_schema_depth, settings.limits.max_subschemas)
+    names = active_profiles(view, settings)
+    if not names:
+        names = [{"anthropic": "anthropic", "mcp": "mcp"}.get(view.dialect, "openai")]
+    rows = [
+        ("properties", budget.properties, "max_properties"),
+        ("nesting depth", budget.depth, "max_depth"),
+        ("enum values", budget.enum_values, "max_enum_values"),
+        ("characters (names + enum values)", budget.total_chars, "max_total_chars"),
+        ("optional parameters", budget.optional_parameters, "max_optional_parameters"),
+        ("union (anyOf / type-array) parameters", budget.union_parameters, "max_union_parameters"),
+    ]
+    header = "| | this tool | " + " | ".join(names) + " |"
+    lines = [f"**{view.name or 'tool'}** — budget (limits as of {AS_OF})", "", header]
+    lines.append("|---|---:|" + "---:|" * len(names))
+    for label, count, key in rows:
+        cells = []
+        for name in names:
+            limit = getattr(profile_limits(name, settings), key)
+            if limit is None:
+                cells.append("—")
+            else:
+                mark = " ⚠" if count > limit else ""
+                cells.append(f"{limit}{mark}")
+        lines.append(f"| {label} | {count} | " + " | ".join(cells) + " |")
+    if budget.largest_enum:
+        lines.append("")
+        lines.append(f"Largest enum: {budget.largest_enum} values, {budget.largest_enum_chars} characters.")
+    if budget.recursive:
+        lines.append("")
+        lines.append("The schema is recursive (a `$ref` cycle).")
+    return "\n".join(lines)
+
+
+# --- the rules ---------------------------------------------------------------------------------------------
+
+
+@CATALOG.unit_check("tool")
+def profile_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+    view = tool_view(unit)
+    if view is None or not isinstance(view.schema, dict):
+        return
+    names = active_profiles(view, ctx.settings)
+    if not names:
+        return
+    limits = ctx.settings.limits
+    walk = walk_schema(view.schema, limits.max_schema_depth, limits.max_subschemas)
+    base = view.schema_pointer
+    for name in names:
+        why = _why(view, name, ctx.settings)
+        if name == "openai-strict":
+            yield from _openai_strict(view, walk, base, why)
+            yield from _limits(view, name, ctx.settings, why)
+        elif name == "anthropic-strict":
+            yield from _anthropic_strict(view, walk, base, why)
+            yield from _limits(view, name, ctx.settings, why)
+        elif name == "gemini":
+            yield from _gemini(walk, base)
+    if {"openai-strict", "anthropic-strict"} & set(names):
+        yield from _closed(walk, base, names)
+
+
+def _closed(walk: SchemaWalk, base: Pointer, names: list[str]) -> Iterator[Finding]:
+    label = " and ".join(n for n in names if PROFILES[n].strict)
+    for entry in walk.nodes:
+        if entry.conditional or not is_object_schema(entry.node):
+            continue
+        if entry.node.get("additionalProperties") is False:
+            continue
+        pointer = (*base, *entry.pointer)
+        present = "additionalProperties" in entry.node
+        where = _where(entry)
+        if present:
+            found_value = short_repr(entry.node["additionalProperties"])
+            message = f"{label}: {where} must have `additionalProperties: false`, found {found_value}"
+            fix = Fix(
+                "Set additionalProperties to false",
+                (ReplaceValue((*pointer, "additionalProperties"), "false"),),
+                safe=False,
+                preferred=True,
+            )
+            yield Finding(STRICT_OPEN.code, message, (*pointer, "additionalProperties"), fixes=(fix,))
+        else:
+            message = f"{label}: {where} must have `additionalProperties: false`"
+            fix = Fix(
+                "Add additionalProperties: false",
+                (InsertMembers(pointer, (("additionalProperties", "false"),)),),
+                safe=True,
+                preferred=True,
+            )
+            yield Finding(STRICT_OPEN.code, message, pointer, "parent", fixes=(fix,))
+
+
+def _where(entry: SchemaNode) -> str:
+    if not entry.pointer:
+        return "the root object"
+    if entry.property_name is not None:
+        return f"object '{entry.property_name}'"
+    if entry.via in ("$defs", "definitions"):
+        return f"definition '{entry.pointer[-1]}'"
+    return "the object at '" + "/".join(str(p) for p in entry.pointer) + "'"
+
+
+def _openai_strict(view: ToolView, walk: SchemaWalk, base: Pointer, why: str) -> Iterator[Finding]:
+    for entry in walk.nodes:
+        node = entry.node
+        pointer = (*base, *entry.pointer)
+        for keyword in OPENAI_STRICT_UNSUPPORTED:
+            if keyword in node:
+                yield Finding(
+                    UNSUPPORTED.code,
+                    f"OpenAI strict ({why}) does not support '{keyword}'",
+                    (*pointer, keyword),
+                    "key",
+                )
+        fmt = node.get("format")
+        if isinstance(fmt, str) and fmt not in OPENAI_STRICT_FORMATS:
+            allowed = ", ".join(sorted(OPENAI_STRICT_FORMATS))
+            yield Finding(
+                UNSUPPORTED.code,
+                f"OpenAI strict ({why}) does not support format {short_repr(fmt)} (supported: {allowed})",
+                (*pointer, "format"),
+            )
+        properties = node.get("properties")
+        if entry.conditional or not isinstance(properties, dict) or not properties:
+            continue
+        found = node.get("required")
+        required: list[Any] = found if isinstance(found, list) else []
+        optional = [name for name in properties if name not in required]
+        if not optional:
+            continue
+        fix = _make_strict_fix(node, pointer, optional)
+        for name in optional:
+            yield Finding(
+                NOT_REQUIRED.code,
+                f"OpenAI strict ({why}): property '{name}' must be listed in 'required'; "
+                'make it optional with a null type (["T", "null"]) instead',
+                (*pointer, "properties", name),
+                "key",
+                fixes=(fix,),
+                data={"property": name},
+            )
+
+
+def _make_strict_fix(node: dict[str, Any], pointer: Pointer, optional: list[str]) -> Fix:
+    properties: dict[str, Any] = node["properties"]
+    edits: list[Any] = []
+    all_names = json.dumps(list(properties))
+    if isinstance(node.get("required"), list):
+        edits.append(ReplaceValue((*pointer, "required"), all_names))
+        inserts: list[tuple[str, str]] = []
+    else:
+        inserts = [("required", all_names)]
+    if node.get("additionalProperties") is not False and "additionalProperties" not in node:
+        inserts.append(("additionalProperties", "false"))
+    if inserts:
+        edits.append(InsertMembers(pointer, tuple(inserts)))
+    for name in optional:
+        sub = properties.get(name)
+        where = (*pointer, "properties", name)
+        if not isinstance(sub, dict):
+            continue
+        kind = sub.get("type")
+        if isinstance(kind, str) and kind != "null":
+            edits.append(ReplaceValue((*where, "type"), json.dumps([kind, "null"])))
+        elif isinstance(kind, list) and "null" not in kind:
+            edits.append(ReplaceValue((*where, "type"), json.dumps([*kind, "null"])))
+        elif isinstance(sub.get("anyOf"), list) and {"type": "null"} not in sub["anyOf"]:
+            edits.append(ReplaceValue((*where, "anyOf"), json.dumps([*sub["anyOf"], {"type": "null"}])))
+        elif kind is None and "$ref" in sub:
+            edits.append(ReplaceValue(where, json.dumps({"anyOf": [sub, {"type": "null"}]})))
+        values = sub.get("enum")
+        if isinstance(values, list) and None not in values:
+            edits.append(ReplaceValue((*where, "enum"), json.dumps([*values, None])))
+    return Fix("Make strict: require every property, optional ones nullable", tuple(edits), safe=False)
+
+
+def _anthropic_strict(view: ToolView, walk: SchemaWalk, base: Pointer, why: str) -> Iterator[Finding]:
+    for entry in walk.nodes:
+        node = entry.node
+        pointer = (*base, *entry.pointer)
+        for keyword in ANTHROPIC_STRICT_UNSUPPORTED:
+            if keyword in node:
+                yield Finding(
+                    UNSUPPORTED.code,
+                    f"Anthropic strict ({why}) does not support '{keyword}' (the SDK moves it into the description)",
+                    (*pointer, keyword),
+                    "key",
+                )
+        min_items = node.get("minItems")
+        if isinstance(min_items, int) and min_items not in (0, 1):
+            yield Finding(
+                UNSUPPORTED.code,
+                f"Anthropic strict ({why}) supports minItems 0 or 1 only, found {min_items}",
+                (*pointer, "minItems"),
+            )
+        fmt = node.get("format")
+        if isinstance(fmt, str) and fmt not in ANTHROPIC_STRICT_FORMATS:
+            yield Finding(
+                UNSUPPORTED.code,
+                f"Anthropic strict ({why}) does not support format {short_repr(fmt)}",
+                (*pointer, "format"),
+            )
+        ref = node.get("$ref")
+        if isinstance(ref, str) and not ref.startswith("#"):
+            yield Finding(
+                UNSUPPORTED.code,
+                f"Anthropic strict ({why}) does not support external $ref {short_repr(ref)}",
+                (*pointer, "$ref"),
+            )
+        values = node.get("enum")
+        if isinstance(values, list):
+            for index, value in enumerate(values):
+                if isinstance(value, (dict, list)):
+                    yield Finding(
+                        ENUM_NOT_PRIMITIVE.code,
+                        f"Anthropic strict ({why}): enum values must be primitives, found {short_repr(value)}",
+                        (*pointer, "enum", index),
+                    )
+    budget = tool_budget(view.schema)
+    if budget.recursive:
+        yield Finding(
+            RECURSIVE.code,
+            f"Anthropic strict ({why}) does not support recursive schemas (a $ref cycle)",
+            base,
+            "key",
+        )
+
+
+def _limits(view: ToolView, profile: str, settings: Settings, why: str) -> Iterator[Finding]:
+    limits = profile_limits(profile, settings)
+    budget = tool_budget(view.schema, settings.limits.max_schema_depth, settings.limits.max_subschemas)
+    provider = PROFILES[profile].provider
+    checks = [
+        (budget.properties, limits.max_properties, "properties"),
+        (budget.depth, limits.max_depth, "levels of object nesting"),
+        (budget.enum_values, limits.max_enum_values, "enum values"),
+        (budget.total_chars, limits.max_total_chars, "characters of property names and enum values"),
+        (budget.optional_parameters, limits.max_optional_parameters, "optional parameters"),
+        (budget.union_parameters, limits.max_union_parameters, "union (anyOf / type-array) parameters"),
+    ]
+    for count, limit, what in checks:
+        if limit is not None and count > limit:
+            yield Finding(
+                LIMIT.code,
+                f"{provider} strict ({why}) allows at most {limit} {what}; this tool has {count} "
+                f"(limit as of {AS_OF}; override in profile_limits.{profile})",
+                view.schema_pointer,
+                "key",
+            )
+    if (
+        limits.max_large_enum_chars is not None
+        and budget.largest_enum > LARGE_ENUM
+        and budget.largest_enum_chars > limits.max_large_enum_chars
+    ):
+        yield Finding(
+            LIMIT.code,
+            f"{provider} strict ({why}): an enum of more than {LARGE_ENUM} values may have at most "
+            f"{limits.max_large_enum_chars} characters; the largest has {budget.largest_enum_chars}",
+            view.schema_pointer,
+            "key",
+        )
+
+
+def _gemini(walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
+    for entry in walk.nodes:
+        node = entry.node
+        pointer = (*base, *entry.pointer)
+        for keyword in node:
+            if keyword not in GEMINI_KEYWORDS:
+                yield Finding(
+                    GEMINI.code,
+                    f"Gemini function parameters (OpenAPI 3.0 subset) do not support '{keyword}'",
+                    (*pointer, keyword),
+                    "key",
+                )
+        if isinstance(node.get("type"), list):
+            yield Finding(
+                GEMINI.code,
+                'Gemini: `type` must be a single type name; use "nullable": true for null',
+                (*pointer, "type"),
+            )
+        values = node.get("enum")
+        if isinstance(values, list) and any(not isinstance(v, str) for v in values):
+            yield Finding(GEMINI.code, "Gemini: enum values must be strings", (*pointer, "enum"))
+
+
+# --- per file: how many tools -----------------------------------------------------------------------------
+
+
+@CATALOG.file_check("tool")
+def tool_counts(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
+    views = [(unit, view) for unit in units if (view := tool_view(unit)) is not None]
+    if not views:
+        return
+    dialects = {view.dialect for _, view in views}
+    enabled = set(enabled_profiles(ctx.settings))
+    openai = enabled & {"openai", "openai-strict"} or (dialects & {"openai", "openai-flat"})
+    if openai:
+        limit = profile_limits("openai", ctx.settings).max_tools
+        if limit is not None and len(views) > limit:
+            unit, view = views[limit]
+            yield Finding(
+                TOO_MANY_TOOLS.code,
+                f"OpenAI accepts at most {limit} tools per request; this file defines {len(views)} "
+                f"(limit as of {AS_OF})",
+                (*unit.pointer, *view.name_pointer),
+            )
+    strict = [(u, v) for u, v in views if "anthropic-strict" in strict_profiles(v, ctx.settings)]
+    if not strict:
+        return
+    limits = profile_limits("anthropic-strict", ctx.settings)
+    if limits.max_strict_tools is not None and len(strict) > limits.max_strict_tools:
+        unit, view = strict[limits.max_strict_tools]
+        yield Finding(
+            TOO_MANY_TOOLS.code,
+            f"Anthropic accepts at most {limits.max_strict_tools} strict tools per request; this file has "
+            f"{len(strict)} (limit as of {AS_OF})",
+            (*unit.pointer, *view.name_pointer),
+        )
+    budgets = [tool_budget(v.schema) for _, v in strict if isinstance(v.schema, dict)]
+    for total, limit, what in (
+        (sum(b.optional_parameters for b in budgets), limits.max_optional_parameters, "optional parameters"),
+        (sum(b.union_parameters for b in budgets), limits.max_union_parameters, "union parameters"),
+    ):
+        if limit is not None and total > limit and len(budgets) > 1:
+            unit, view = strict[0]
+            yield Finding(
+                TOO_MANY_TOOLS.code,
+                f"Anthropic strict tools may have at most {limit} {what} in total per request; the strict tools "
+                f"in this file have {total} (limit as of {AS_OF})",
+                (*unit.pointer, *view.name_pointer),
+            )
+
+
+def name_matches(profile: str, name: str) -> bool:
+    return re.fullmatch(PROFILES[profile].name_pattern, name) is not None

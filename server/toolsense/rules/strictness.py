@@ -1,0 +1,80 @@
+"""Strictness (seed 000): every object schema — nested, in `items`, in `$defs`, in `anyOf` branches — says
+`additionalProperties: false`, so a model cannot add keys the tool silently ignores (the seed's `query` and
+`chart_type`). Default warning; `severity.TS220` changes it. Where a strict profile applies, the profile's
+error (TS263) replaces this warning; with the Gemini profile (which rejects the keyword) it is not asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..engine.catalog import CATALOG
+from ..engine.context import CheckContext
+from ..engine.findings import Finding, Fix, InsertMembers, Severity
+from ..engine.units import Unit
+from .profiles import active_profiles, strict_profiles
+from .tooldef import SchemaNode, is_object_schema, tool_view, walk_schema
+
+FAMILY = "Tool definitions: strictness"
+
+OPEN_OBJECT = CATALOG.rule(
+    "TS220",
+    "missing-additional-properties-false",
+    Severity.WARNING,
+    "An object schema without `additionalProperties: false`: the model may send keys the tool ignores.",
+    FAMILY,
+    "add `additionalProperties: false` (safe when the object lists its properties)",
+)
+
+
+def describe(entry: SchemaNode) -> str:
+    if not entry.pointer:
+        return "The input schema's root object"
+    if entry.property_name is not None:
+        return f"Object '{entry.property_name}'"
+    if entry.via in ("$defs", "definitions"):
+        return f"Definition '{entry.pointer[-1]}'"
+    if entry.via == "items":
+        parent = entry.pointer[-2] if len(entry.pointer) >= 2 else "array"
+        return f"The items of '{parent}'"
+    if entry.via in ("anyOf", "oneOf"):
+        return f"{entry.via} branch {entry.pointer[-1]}"
+    return "The object at '" + "/".join(str(p) for p in entry.pointer) + "'"
+
+
+@CATALOG.unit_check("tool")
+def closed_objects(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+    view = tool_view(unit)
+    if view is None or not isinstance(view.schema, dict):
+        return
+    if strict_profiles(view, ctx.settings) or "gemini" in active_profiles(view, ctx.settings):
+        return
+    limits = ctx.settings.limits
+    walk = walk_schema(view.schema, limits.max_schema_depth, limits.max_subschemas)
+    for entry in walk.nodes:
+        node = entry.node
+        if entry.conditional or entry.in_all_of or "allOf" in node or not is_object_schema(node):
+            continue
+        if "additionalProperties" in node or node.get("unevaluatedProperties") is False:
+            continue
+        pointer = (*view.schema_pointer, *entry.pointer)
+        declares = bool(node.get("properties")) or bool(node.get("patternProperties"))
+        insert_false = InsertMembers(pointer, (("additionalProperties", "false"),))
+        if declares:
+            message = f"{describe(entry)} does not say `additionalProperties: false`: unknown keys are accepted"
+            fixes: tuple[Fix, ...] = (
+                Fix("Add additionalProperties: false", (insert_false,), safe=True, preferred=True),
+            )
+        else:
+            message = (
+                f"{describe(entry)} declares no properties and does not say `additionalProperties`: list its "
+                "properties and close it, or say `additionalProperties: true` if any keys are meant"
+            )
+            fixes = (
+                Fix(
+                    "Add additionalProperties: true (any keys)",
+                    (InsertMembers(pointer, (("additionalProperties", "true"),)),),
+                ),
+                Fix("Add additionalProperties: false (only {})", (insert_false,)),
+            )
+        yield Finding(OPEN_OBJECT.code, message, pointer, "parent", fixes=fixes)

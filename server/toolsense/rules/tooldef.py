@@ -1,0 +1,223 @@
+"""What every tool-definition rule asks of a unit: where the name, description, schema and examples are, per
+dialect; and a bounded walk over every subschema of a JSON Schema.
+
+Pure helpers (no findings): the rule families in `names`, `json_schema`, `strictness`, `examples`,
+`descriptions`, `mcp`, `profiles` and `drift` share them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..document.jsontree import Pointer
+from ..engine.units import Unit
+from ..models.definitions import DESCRIPTION_KEY, EXAMPLES_KEY, NAME_KEY, SCHEMA_KEY
+
+JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+
+STRICT_KEY: dict[str, Pointer] = {
+    "anthropic": ("strict",),
+    "openai": ("function", "strict"),
+    "openai-flat": ("strict",),
+}
+
+DIALECT_LABEL = {
+    "anthropic": "Anthropic tool",
+    "mcp": "MCP tool",
+    "openai": "OpenAI tool",
+    "openai-flat": "OpenAI function",
+}
+
+
+def value_at(value: Any, pointer: Pointer) -> Any:
+    """The value at pointer, or None when the path does not exist."""
+    node = value
+    for part in pointer:
+        if isinstance(node, dict) and isinstance(part, str):
+            if part not in node:
+                return None
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return None
+    return node
+
+
+def has_path(value: Any, pointer: Pointer) -> bool:
+    node = value
+    for part in pointer:
+        if isinstance(node, dict) and isinstance(part, str) and part in node:
+            node = node[part]
+            continue
+        if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+            continue
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class ToolView:
+    """A function tool's parts, with pointers relative to the unit."""
+
+    dialect: str
+    value: dict[str, Any]
+    name: str | None
+    name_pointer: Pointer
+    schema: Any
+    schema_pointer: Pointer
+    description: Any
+    description_pointer: Pointer
+    strict: bool
+    strict_pointer: Pointer | None
+
+    @property
+    def label(self) -> str:
+        base = DIALECT_LABEL.get(self.dialect, "tool")
+        return f"{base} '{self.name}'" if self.name else base
+
+    @property
+    def examples(self) -> Any:
+        key = EXAMPLES_KEY.get(self.dialect)
+        return value_at(self.value, key) if key else None
+
+    @property
+    def examples_pointer(self) -> Pointer | None:
+        return EXAMPLES_KEY.get(self.dialect)
+
+    @property
+    def has_schema(self) -> bool:
+        return has_path(self.value, self.schema_pointer)
+
+
+def tool_view(unit: Unit) -> ToolView | None:
+    """The tool's parts; None for units that are not function tools of a known dialect."""
+    dialect = unit.dialect
+    if unit.kind != "tool" or dialect not in SCHEMA_KEY or not isinstance(unit.value, dict):
+        return None
+    value = unit.value
+    name = value_at(value, NAME_KEY[dialect])
+    strict_pointer = STRICT_KEY.get(dialect)
+    strict = strict_pointer is not None and value_at(value, strict_pointer) is True
+    return ToolView(
+        dialect=dialect,
+        value=value,
+        name=name if isinstance(name, str) else None,
+        name_pointer=NAME_KEY[dialect],
+        schema=value_at(value, SCHEMA_KEY[dialect]),
+        schema_pointer=SCHEMA_KEY[dialect],
+        description=value_at(value, DESCRIPTION_KEY[dialect]),
+        description_pointer=DESCRIPTION_KEY[dialect],
+        strict=strict,
+        strict_pointer=strict_pointer,
+    )
+
+
+# --- walking a JSON Schema -------------------------------------------------------------------------------
+
+SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+SCHEMA_SINGLES = (
+    "items",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "contentSchema",
+)
+SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+
+
+@dataclass(frozen=True)
+class SchemaNode:
+    """One subschema: its pointer (relative to the walked schema), nesting depth, and how it was reached."""
+
+    pointer: Pointer
+    node: dict[str, Any]
+    depth: int
+    via: str
+    """The keyword that led here: "" for the root, "properties", "items", "$defs", "anyOf", …"""
+    conditional: bool = False
+    """Reached through `not`, `if`, `propertyNames`, `contains` or `dependentSchemas`: not a value's own shape."""
+    in_all_of: bool = False
+    """Reached through an `allOf` branch (closing such a branch would forbid its siblings' properties)."""
+
+    @property
+    def property_name(self) -> str | None:
+        if self.via == "properties" and self.pointer and isinstance(self.pointer[-1], str):
+            return self.pointer[-1]
+        return None
+
+
+@dataclass(frozen=True)
+class SchemaWalk:
+    nodes: list[SchemaNode]
+    truncated: str | None
+    """Why the walk stopped early (too deep, too many subschemas), or None."""
+
+
+def walk_schema(schema: Any, max_depth: int = 64, max_nodes: int = 20_000) -> SchemaWalk:
+    """Every object subschema, depth first in document order, bounded by depth and count."""
+    nodes: list[SchemaNode] = []
+    truncated: str | None = None
+    stack: list[tuple[Any, Pointer, int, str, bool, bool]] = [(schema, (), 0, "", False, False)]
+    while stack:
+        node, pointer, depth, via, conditional, in_all_of = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        if depth > max_depth:
+            truncated = f"nested deeper than {max_depth} levels (limits.max_schema_depth)"
+            continue
+        if len(nodes) >= max_nodes:
+            truncated = f"more than {max_nodes} subschemas (limits.max_subschemas)"
+            break
+        nodes.append(SchemaNode(pointer, node, depth, via, conditional, in_all_of))
+        children: list[tuple[Any, Pointer, int, str, bool, bool]] = []
+        for key, child in node.items():
+            cond = conditional or key in _CONDITIONAL
+            all_of = in_all_of or key == "allOf"
+            if key in SCHEMA_MAPS and isinstance(child, dict):
+                children.extend(
+                    (sub, (*pointer, key, name), depth + 1, key, cond, all_of) for name, sub in child.items()
+                )
+            elif key in SCHEMA_LISTS and isinstance(child, list):
+                children.extend((sub, (*pointer, key, i), depth + 1, key, cond, all_of) for i, sub in enumerate(child))
+            elif key in SCHEMA_SINGLES and isinstance(child, dict):
+                children.append((child, (*pointer, key), depth + 1, key, cond, all_of))
+        stack.extend(reversed(children))
+    return SchemaWalk(nodes, truncated)
+
+
+_CONDITIONAL = frozenset({"not", "if", "propertyNames", "contains", "dependentSchemas"})
+
+
+def is_object_schema(node: dict[str, Any]) -> bool:
+    """A schema that describes objects: `type: object` (or a list with it), or properties without a type."""
+    kind = node.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind):
+        return True
+    return kind is None and isinstance(node.get("properties"), dict) and "$ref" not in node
+
+
+def types_of(node: dict[str, Any]) -> list[str]:
+    kind = node.get("type")
+    if isinstance(kind, str):
+        return [kind]
+    if isinstance(kind, list):
+        return [k for k in kind if isinstance(k, str)]
+    return []
+
+
+def iter_refs(walk: SchemaWalk) -> Iterator[tuple[Pointer, str]]:
+    for entry in walk.nodes:
+        ref = entry.node.get("$ref")
+        if isinstance(ref, str):
+            yield (*entry.pointer, "$ref"), ref
