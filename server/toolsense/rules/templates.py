@@ -292,7 +292,12 @@ def reference_findings(view: AutomationView, ref: Reference, res: Resolution) ->
         kept = [s.text for i, s in enumerate(segments) if i != index]
         fixed = ".".join(kept)
         bare = ".".join(kept[1:]) if kept and kept[0] == "trigger_data" else fixed
-        shown = f"'{{{{{fixed}}}}}' (or '{{{{{bare}}}}}')" if ref.token is not None else f"'{fixed}'"
+        if ref.token is None:
+            shown = f"'{fixed}'"
+        elif bare != fixed:
+            shown = f"'{{{{{fixed}}}}}' (or '{{{{{bare}}}}}')"
+        else:
+            shown = f"'{{{{{fixed}}}}}'"
         start, end = _index_span(ref, index)
         yield WEBHOOK_ARRAY.finding(
             f"{_subject(ref)}: webhook trigger data is one object, not a list; use {shown}",
