@@ -890,3 +890,39 @@ def _unknown(view: AutomationView, where: Where, root: str, trigger: Shape | Non
         available=fields,
         origin=trigger.origin if trigger is not None else "",
     )
+
+
+# --- places (for the editor) ------------------------------------------------------------------------------
+
+PlaceKind = Literal["template", "path"]
+
+
+def place_of(view: AutomationView, pointer: Pointer) -> tuple[Where, PlaceKind] | None:
+    """What a string at pointer (relative to the automation) is: template text, or a condition path."""
+    if len(pointer) >= 3 and pointer[0] == "actions" and isinstance(pointer[1], int):
+        index = pointer[1]
+        if pointer[2] == "parameters" and len(pointer) > 3:
+            return Where("parameters", index), "template"
+        if pointer[2] == "condition":
+            rest = pointer[3:]
+            if _clause_member(rest, "path"):
+                return Where("condition", index), "path"
+            if "value" in rest and _clause_member(rest[: rest.index("value") + 1], "value"):
+                return Where("condition", index), "template"
+        return None
+    if len(pointer) >= 3 and pointer[0] == "trigger_config":
+        if pointer[1] == "tool_params" and view.trigger_type == "polling":
+            return Where("tool_params"), "template"
+        if pointer[1] in filter_keys(view) and _clause_member(pointer[2:], "path"):
+            return Where("filter"), "path"
+    return None
+
+
+def _clause_member(rest: Pointer, key: str) -> bool:
+    """rest is `(clauses, i, clauses, j, …, key)`: a member of a clause inside nested groups."""
+    if not rest or rest[-1] != key:
+        return False
+    body = rest[:-1]
+    if len(body) % 2:
+        return False
+    return all(body[i] == "clauses" and isinstance(body[i + 1], int) for i in range(0, len(body), 2))
