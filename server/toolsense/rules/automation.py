@@ -10,13 +10,11 @@ The envelope itself (required `id` / `tool`, types) is the structure family's (T
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Generator, Iterator
 from typing import Any
 
 import jsonschema
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from ..document.jsontree import Pointer
@@ -26,6 +24,7 @@ from ..engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember
 from ..engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
 from ..engine.units import Unit
 from .automation_scope import AutomationView, Env, similar
+from .instances import build_validator, safe_search
 from .structure import json_type_name, placeholder_for, short_repr, snippet_for
 from .template_syntax import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
 
@@ -135,7 +134,12 @@ def automation_actions(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             continue
         parameters = action.value.get("parameters", {})
         yield from parameter_findings(
-            parameters, schema, action.tool, (*base, "parameters"), present="parameters" in action.value
+            parameters,
+            schema,
+            action.tool,
+            (*base, "parameters"),
+            present="parameters" in action.value,
+            dialect=env.dialect(action.tool),
         )
     source = view.source_tool
     if source is not None:
@@ -149,6 +153,7 @@ def automation_actions(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
                 source,
                 ("trigger_config", "tool_params"),
                 present="tool_params" in view.trigger_config,
+                dialect=env.dialect(source),
             )
 
 
@@ -240,7 +245,12 @@ def _name_conflicts(view: AutomationView) -> Iterator[Finding]:
 
 
 def parameter_findings(
-    parameters: Any, schema: dict[str, Any], tool: str, base: Pointer, present: bool = True
+    parameters: Any,
+    schema: dict[str, Any],
+    tool: str,
+    base: Pointer,
+    present: bool = True,
+    dialect: str | None = None,
 ) -> Iterator[Finding]:
     """Parameters against a tool's input schema (TS404–TS408, TS509 for templated values)."""
     if not isinstance(parameters, dict):
@@ -290,7 +300,7 @@ def parameter_findings(
     for key, value in parameters.items():
         if key not in by_name:
             continue
-        yield from _value_findings(value, schema, (key,), tool, base)
+        yield from _value_findings(value, schema, (key,), tool, base, dialect)
 
 
 def _required_names(node: dict[str, Any]) -> list[str]:
@@ -337,22 +347,8 @@ def _missing(
     return MISSING_PARAMETER.finding(message, base, target="parent", fixes=(fix,), data={"missing": ",".join(missing)})
 
 
-def _validator(schema: dict[str, Any]) -> Any:
-    """A validator that never fetches a remote `$ref` (they fail instead)."""
-    cls = jsonschema.validators.validator_for(schema, default=Draft202012Validator)
-    return cls(schema, registry=_offline_registry())
-
-
-@functools.lru_cache(maxsize=1)
-def _offline_registry() -> Any:
-    import jsonschema_specifications
-    from referencing import Registry
-
-    return Registry().combine(jsonschema_specifications.REGISTRY)
-
-
 def _value_findings(
-    value: Any, schema: dict[str, Any], path: tuple[str], tool: str, base: Pointer
+    value: Any, schema: dict[str, Any], path: tuple[str], tool: str, base: Pointer, dialect: str | None
 ) -> Iterator[Finding]:
     """One parameter's value against its property schema (validated in the root schema, so $refs resolve)."""
     key = path[0]
@@ -365,7 +361,7 @@ def _value_findings(
             yield finding
         return
     try:
-        validator = _validator(schema)
+        validator = build_validator(schema, dialect)
         errors = list(validator.iter_errors({key: value}))
     except Exception:  # a broken or remote schema: the tool-definition rules report it
         return
@@ -450,7 +446,8 @@ def _enum_error(
 ) -> Finding:
     allowed = enum_values(subschemas_at(schema, path))
     if not allowed:
-        allowed = list(error.validator_value) if error.validator == "enum" else [error.validator_value]
+        raw = error.validator_value
+        allowed = (list(raw) if isinstance(raw, list) else []) if error.validator == "enum" else [raw]
     message = f"Invalid value {short_repr(error.instance)} for {label[0].lower()}{label[1:]}"
     message += ": expected one of " + ", ".join(short_repr(v) for v in allowed[:20])
     fixes: list[Fix] = []
@@ -466,9 +463,4 @@ def _enum_error(
 
 
 def _matches(pattern: str, text: str) -> bool:
-    import re
-
-    try:
-        return re.search(pattern, text) is not None
-    except re.error:
-        return False
+    return safe_search(pattern, text) is not False

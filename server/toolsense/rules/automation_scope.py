@@ -427,6 +427,10 @@ class Env:
             return None
         return self.ctx.registry.lookup(name)
 
+    def dialect(self, name: str | None) -> str | None:
+        tool = self.tool(name)
+        return tool.dialect if tool is not None else None
+
     def known_tool_names(self) -> list[str]:
         return sorted(set(self.ctx.registry.names()) | set(self.ctx.settings.models))
 
