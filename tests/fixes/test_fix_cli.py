@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fixkit import EXAMPLES, loads
+from fixkit import WORKSPACE, loads
 
 from toolsense.cli import main
 
@@ -18,7 +18,7 @@ BROKEN = Path("wrong/broken.automation.json")
 @pytest.fixture
 def ws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "ws"
-    shutil.copytree(EXAMPLES, root)
+    shutil.copytree(WORKSPACE, root)
     monkeypatch.chdir(root)
     return root
 
