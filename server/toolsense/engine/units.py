@@ -493,5 +493,6 @@ def with_dialects(units: list[Unit]) -> list[Unit]:
     for unit, dialect in zip(units, dialects, strict=True):
         if dialect == "unknown":
             dialect = dominant
-        result.append(dataclasses.replace(unit, dialect=dialect))
+        # Cached units usually have their dialect already: skip the copy (this loop runs on every keystroke).
+        result.append(unit if unit.dialect == dialect else dataclasses.replace(unit, dialect=dialect))
     return result
