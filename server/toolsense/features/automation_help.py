@@ -65,6 +65,11 @@ class _StringPlace:
     """Byte offset of the opening quote."""
 
 
+def _env(query: CursorQuery) -> Env:
+    """The rules' environment for this query (registered models when the server loaded them)."""
+    return Env(CheckContext(query.settings, query.registry, query.uri, models=query.extra.get("models")))
+
+
 def _string_place(query: CursorQuery) -> _StringPlace | None:
     unit = query.unit
     context = query.cursor
@@ -79,7 +84,7 @@ def _string_place(query: CursorQuery) -> _StringPlace | None:
     if found is None:
         return None
     where, kind = found
-    env = Env(CheckContext(query.settings, query.registry, query.uri))
+    env = _env(query)
     return _StringPlace(
         view, env, where, kind, query.relative, query.token_text(), len(context.partial), context.string_start
     )
@@ -172,7 +177,8 @@ def _root_fields(place: _StringPlace) -> list[tuple[FieldInfo, str]]:
             tool = action.tool or "?"
             info = FieldInfo(name, "output", f"Output of action {action.label} (`{tool}`).", False)
             result.append((info, f"output of action {action.label} · {tool}"))
-        elif kind == "variable":
+    for name, kind in names.items():
+        if kind == "variable":
             value = view.variables[name]
             result.append((FieldInfo(name, "variable", f"Variable: `{json.dumps(value)[:80]}`"), "variable"))
     if where.area not in ("tool_params",) and trigger is not None:
@@ -441,7 +447,7 @@ def automation_references(query: CursorQuery, include_declaration: bool) -> list
         declaration = TargetLocation(query.uri, (*unit.pointer, "variables", name), target="key")
     if not name:
         return None
-    env = Env(CheckContext(query.settings, query.registry, query.uri))
+    env = _env(query)
     root = root_value(query.document.root)
     found: list[TargetLocation] = [declaration] if include_declaration and declaration is not None else []
     for ref in references(view):
