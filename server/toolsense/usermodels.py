@@ -180,58 +180,58 @@ for module in json.loads(sys.stdin.readline()):
 
 
 def probe_modules(modules: list[str], paths: list[str], timeout: float) -> dict[str, str | None]:
-    """module → None when it imported cleanly in a child process, else why not. Never hangs: a module that
-    does not finish within `timeout` is killed with its process, and the rest are probed afresh."""
+    """module → None when it imported cleanly in a child process, else why not. Never hangs: each module is
+    imported in its own child process (at most `_PARALLEL` at a time), killed when it does not finish within
+    `timeout`."""
     results: dict[str, str | None] = {}
     pending = list(dict.fromkeys(modules))
-    while pending:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([*paths, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        try:
-            process = subprocess.Popen(
-                [sys.executable, "-c", _PROBE],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                env=env,
-                cwd=paths[0] if paths else None,
-            )
-        except OSError as error:
-            for module in pending:
-                results[module] = f"cannot start Python to import it: {error}"
-            return results
-        try:
-            out, _ = process.communicate(json.dumps(pending) + "\n", timeout=timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            process.kill()
-            out, _ = process.communicate()
-            timed_out = True
-        started: str | None = None
-        for line in out.splitlines():
-            if not line.startswith(_MARK):
-                continue
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([*paths, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    for first in range(0, len(pending), _PARALLEL):
+        batch = pending[first : first + _PARALLEL]
+        running: list[tuple[str, subprocess.Popen[str]]] = []
+        for module in batch:
             try:
-                record = json.loads(line[len(_MARK) :])
-            except ValueError:
+                process = subprocess.Popen(
+                    [sys.executable, "-c", _PROBE],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                    env=env,
+                    cwd=paths[0] if paths else None,
+                )
+            except OSError as error:
+                results[module] = f"cannot start Python to import it: {error}"
                 continue
-            if "start" in record:
-                started = record["start"]
-            elif record.get("module") in pending:
-                results[record["module"]] = None if record.get("ok") else str(record.get("error", "failed"))
-                started = None
-        pending = [m for m in pending if m not in results]
-        if not pending:
-            break
-        culprit = started or pending[0]
-        if timed_out:
-            results[culprit] = f"importing it took longer than {timeout:g} s (a loop or a wait at import time?)"
-        else:
-            results[culprit] = f"the Python process importing it exited (status {process.returncode})"
-        pending = [m for m in pending if m != culprit]
+            running.append((module, process))
+        deadline = time.monotonic() + timeout
+        for module, process in running:
+            results[module] = _probe_result(module, process, max(0.05, deadline - time.monotonic()), timeout)
     return results
+
+
+_PARALLEL = 8
+
+
+def _probe_result(module: str, process: subprocess.Popen[str], wait: float, timeout: float) -> str | None:
+    try:
+        out, _ = process.communicate(json.dumps([module]) + "\n", timeout=wait)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        return f"importing it took longer than {timeout:g} s (a loop or a wait at import time?)"
+    for line in out.splitlines():
+        if not line.startswith(_MARK):
+            continue
+        try:
+            record = json.loads(line[len(_MARK) :])
+        except ValueError:
+            continue
+        if record.get("module") == module:
+            return None if record.get("ok") else str(record.get("error", "failed"))
+    return f"the Python process importing it exited (status {process.returncode})"
 
 
 # --- step 2: importing here ---------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ FEATURE_MODULES = (
     "folding",
     "definition",
     "code_actions",
+    "models",
 )
 """Modules of `toolsense.lsp` that register handlers; each exposes `register(server)`. Missing ones are skipped."""
 
@@ -268,12 +269,13 @@ class ToolsenseServer(LanguageServer):
                 start, end = change.range.start, change.range.end
                 range_ = Range(Position(start.line, start.character), Position(end.line, end.character))
             if od.document is not None:
+                seen = od.document.edit_count
                 od.document.apply_change(change.text, range_)
-                edit = od.document.edits_since_check[-1] if od.document.edits_since_check else None
-                if edit is not None and od.index is not None:
-                    if edit.old_end >= 1 << 62:
-                        od.index = None
-                    else:
+                edits = od.document.edits_since(seen)
+                if range_ is None or edits is None:
+                    od.index = None  # rebuilt from the tree when next asked
+                elif od.index is not None:
+                    for edit in edits:
                         od.index.shift(edit)
             else:
                 assert od.raw is not None
@@ -472,8 +474,11 @@ class ToolsenseServer(LanguageServer):
         assert index is not None
         offset = od.document.offset_at(Position(position.line, position.character))
         if hover:
-            return build_hover_query(od.document, index, offset, self.registry, self.settings)
-        return build_query(od.document, index, offset, self.registry, self.settings, snippets=self.caps.snippets)
+            query = build_hover_query(od.document, index, offset, self.registry, self.settings)
+        else:
+            query = build_query(od.document, index, offset, self.registry, self.settings, snippets=self.caps.snippets)
+        query.extra["models"] = self.models if self.settings.trusted else None  # registered models (issue 4)
+        return query
 
     # --- capabilities -----------------------------------------------------------------------------------
 

@@ -201,7 +201,7 @@ class _Comparison:
         if not isinstance(s_values, list):
             if "const" in schema or schema.get("type") not in ("string", "integer", "number", None):
                 return
-            shown = ", ".join(short_repr(v) for v in m_values[:12])
+            shown = ", ".join(short_repr(v) for v in m_values[:12]) + (", …" if len(m_values) > 12 else "")
             self.emit(
                 ENUM.code,
                 f"The model {where} allows only {shown}, but the schema has no enum here",
@@ -228,9 +228,11 @@ def enum_difference(schema_values: list[Any], python_values: list[Any], what: st
         return None
     parts = []
     if missing:
-        parts.append("missing " + ", ".join(short_repr(v) for v in missing[:12]))
+        parts.append("missing " + ", ".join(short_repr(v) for v in missing[:12]) + (", …" if len(missing) > 12 else ""))
     if extra:
-        parts.append("not in the enum " + ", ".join(short_repr(v) for v in extra[:12]))
+        parts.append(
+            "not in the enum " + ", ".join(short_repr(v) for v in extra[:12]) + (", …" if len(extra) > 12 else "")
+        )
     return f"Enum values differ from {what}: " + "; ".join(parts)
 
 

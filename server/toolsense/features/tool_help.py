@@ -1,0 +1,119 @@
+"""Editor help for tool definitions and tool calls, plugged into `features.providers.PROVIDERS`:
+
+- hover on a tool's name (in a tool definition): its budget — properties, nesting depth, enum values,
+  characters, optional and union parameters — against each profile that applies (`rules.profiles`);
+- completion and hover inside a tool call's input from the tool's *registered* pydantic model (when the
+  workspace is trusted and the model is loaded: the server puts the `ModelRegistry` in `query.extra["models"]`),
+  so property names, enum values and descriptions come from the very model that validates the call. Without
+  a model the built-in completion answers from the tool's `input_schema`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..document.jsontree import Pointer
+from ..engine.units import Unit
+from ..models.definitions import NAME_KEY
+from ..rules.profiles import budget_markdown
+from ..rules.tooldef import tool_view
+from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
+from .sites import Site, call_tool_name
+
+_CALL_INPUT: dict[str, Pointer] = {
+    "anthropic-call": ("input",),
+    "openai-call": ("function", "arguments"),
+    "openai-flat-call": ("arguments",),
+    "input": (),
+}
+
+
+def _as_unit(query: CursorQuery) -> Unit | None:
+    ref = query.unit
+    if ref is None:
+        return None
+    return Unit(ref.kind, ref.pointer, ref.value, ref.dialect, ref.start, ref.start, True)
+
+
+def _hovered(query: CursorQuery) -> tuple[Pointer, str] | None:
+    context = query.cursor
+    if context.replace_start == context.replace_end or query.unit is None:
+        return None
+    if context.slot == "key":
+        return (*query.relative, query.token_text()), "key"
+    if context.slot == "value":
+        return query.relative, "value"
+    return None
+
+
+def budget_hover(query: CursorQuery) -> HoverAnswer | None:
+    """On a tool definition's name (key or value): the tool's budget against the profiles that apply."""
+    unit = _as_unit(query)
+    if unit is None or unit.kind != "tool":
+        return None
+    hovered = _hovered(query)
+    view = tool_view(unit)
+    if hovered is None or view is None or hovered[0] != NAME_KEY.get(view.dialect):
+        return None
+    span = (query.cursor.replace_start, query.cursor.replace_end)
+    return HoverAnswer(budget_markdown(view, query.settings), span)
+
+
+def model_site(query: CursorQuery, pointer: Pointer | None = None, *, inside: bool = False) -> Site | None:
+    """The registered model's schema for a place inside a tool call's input; None when there is no model."""
+    unit = query.unit
+    models: Any = query.extra.get("models")
+    if unit is None or unit.kind != "tool_call" or models is None:
+        return None
+    dialect = unit.dialect or "anthropic-call"
+    input_key = _CALL_INPUT.get(dialect)
+    pointer = query.relative if pointer is None else pointer
+    if input_key is None or pointer[: len(input_key)] != input_key:
+        return None
+    if len(pointer) == len(input_key) and not inside:
+        return None
+    name = call_tool_name(dialect, unit.value, query.settings, query.uri)
+    loaded = models.model_for(name) if name else None
+    if loaded is None:
+        return None
+    subject = f"input of {name} — registered model {loaded.location}"
+    return Site("instance", loaded.schema, pointer[len(input_key) :], input_key, subject, loaded.model, None)
+
+
+def model_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
+    from . import completion
+
+    context = query.cursor
+    if context.container == "none":
+        return None
+    if context.slot == "key":
+        site = model_site(query, inside=True)
+        return completion._property_candidates(query, site) if site is not None else None
+    if context.slot == "value":
+        site = model_site(query)
+        return completion._value_candidates(query, site) if site is not None else None
+    return None
+
+
+def model_hover(query: CursorQuery) -> HoverAnswer | None:
+    from . import hover
+
+    hovered = _hovered(query)
+    if hovered is None:
+        return None
+    pointer, part = hovered
+    site = model_site(query, pointer)
+    if site is None:
+        return None
+    text = hover._field_text(query, site, pointer, part)
+    if not text:
+        return None
+    return HoverAnswer(text, (query.cursor.replace_start, query.cursor.replace_end))
+
+
+def tool_help_hover(query: CursorQuery) -> HoverAnswer | None:
+    return budget_hover(query) or model_hover(query)
+
+
+PROVIDERS.hover(tool_help_hover)
+PROVIDERS.completion(model_completion)

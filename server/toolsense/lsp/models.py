@@ -1,0 +1,70 @@
+"""Registered models in the language server (issue 4): loaded in the background when the workspace is trusted
+— never blocking a request, bounded by `limits.model_import_timeout_s` (see `toolsense.usermodels`) — and again
+when the settings that name them change; then every open document is checked again. Problems (an import that
+fails or hangs) are shown with the settings entry's place; the rules also report them on the tools and calls."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from ..settings import Settings
+from ..usermodels import ModelRegistry, setting_location, start_loading
+from .server import ToolsenseServer
+
+log = logging.getLogger(__name__)
+
+
+def _key(settings: Settings) -> tuple[Any, ...]:
+    return (
+        tuple(sorted(settings.models.items())),
+        tuple(sorted(settings.enums.items())),
+        settings.python_path,
+        settings.trusted,
+        settings.limits.model_import_timeout_s,
+    )
+
+
+def register(server: ToolsenseServer) -> None:
+    generation = [0]
+
+    def start() -> None:
+        generation[0] += 1
+        current = generation[0]
+        settings = server.settings
+        if not (settings.models or settings.enums) or not settings.trusted:
+            if server.models is not None:
+                server.models = None
+                server.recheck_all("models")
+            return
+        if server.config_path is not None:
+            root = server.config_path.parent
+        else:
+            root = server.roots[0] if server.roots else Path.cwd()
+        loop = asyncio.get_event_loop()
+
+        def done(registry: ModelRegistry) -> None:
+            loop.call_soon_threadsafe(apply, registry, current)
+
+        start_loading(settings, root, done, server.config_path)
+
+    def apply(registry: ModelRegistry, loaded_generation: int) -> None:
+        if loaded_generation != generation[0]:
+            return  # settings changed while loading: a newer load is on its way
+        server.models = registry
+        for problem in registry.problems:
+            where = ""
+            if registry.config_path is not None:
+                found = setting_location(registry.config_path, problem.section, problem.key)
+                if found is not None:
+                    where = f" ({registry.config_path.name}:{found[0] + 1})"
+            server.show(f"toolsense: registered {problem.section[:-1]} '{problem.key}'{where}: {problem.message}")
+        server.recheck_all("models")
+
+    async def load_on_startup() -> None:
+        start()
+
+    server.startup_hooks.append(load_on_startup)
+    server.settings_hooks.append(lambda old, new: start() if _key(old) != _key(new) else None)
