@@ -171,9 +171,11 @@ def check(
     registry: ToolRegistry | None = None,
     settings: Settings | None = None,
     uri: str = AUTOMATION_URI,
+    models: Any = None,
 ) -> list[Diag]:
     document = Document.from_text(uri, text)
-    context = CheckContext(settings or Settings(), registry if registry is not None else make_registry(), uri)
+    registry = registry if registry is not None else make_registry()
+    context = CheckContext(settings or Settings(), registry, uri, models=models)
     report = check_document(document, context, "automation", UnitCache())
     return [_diag(document, d) for d in report.diagnostics]
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from autokit import apply_fix, automation, check, codes, fixes, make_registry, one, only
+from pydantic import BaseModel, ConfigDict
 
 from toolsense.engine.context import ToolRegistry
+from toolsense.models import strict_json_schema
 from toolsense.settings import Settings
+from toolsense.usermodels import LoadedModel, ModelRegistry
 
 MANUAL = """{
   "name": "t",
@@ -191,6 +196,25 @@ def test_registered_model_names_count_as_known_tools() -> None:
     text = manual('{"id": "a", "tool": "my_tool", "parameters": {"x": 1}}')
     assert check(text, settings=settings) == []
     assert codes(check(manual('{"id": "a", "tool": "my_tol", "parameters": {}}'), settings=settings)) == ["TS403"]
+
+
+class _Ticket(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str
+    severity: Literal["low", "high"] = "low"
+
+
+def test_a_registered_model_is_the_parameters_schema() -> None:
+    schema = strict_json_schema(_Ticket)
+    models = ModelRegistry(models={"file_ticket": LoadedModel("file_ticket", "t:_Ticket", _Ticket, "t.py:1", schema)})
+    settings = Settings(models={"file_ticket": "t:_Ticket"})
+    text = manual('{"id": "a", "tool": "file_ticket", "parameters": {"title": "x", "severity": "hgh", "extra": 1}}')
+    diags = check(text, settings=settings, models=models)
+    assert [(d.code, d.text) for d in diags] == [("TS407", '"hgh"'), ("TS404", '"extra"')]
+    assert diags[0].message == (
+        'Invalid value "hgh" for parameter \'severity\' of tool \'file_ticket\': expected one of "low", "high". '
+        'Did you mean "high"?'
+    )
 
 
 def test_output_name_conflicts_are_warnings() -> None:

@@ -449,7 +449,7 @@ class Env:
         """The tool's input schema: a registered model's schema when one is loaded, else the definition's."""
         if not name:
             return None
-        model_schema = _registered_model_schema(self.ctx.models, name)
+        model_schema = _registered_model_schema(self.ctx.models, name) if self.ctx.trusted else None
         if model_schema is not None:
             return model_schema
         tool = self.tool(name)
@@ -492,18 +492,13 @@ _MISSING: Any = object()
 
 
 def _registered_model_schema(models: Any, name: str) -> dict[str, Any] | None:
-    """A registered user model's JSON Schema, if the model registry offers one (duck-typed, never raises)."""
-    if models is None:
+    """The JSON Schema of the user model registered for this tool (`usermodels.ModelRegistry`), if loaded."""
+    model_for = getattr(models, "model_for", None) if models is not None else None
+    if not callable(model_for):
         return None
-    for attribute in ("input_schema", "schema_for", "json_schema"):
-        getter = getattr(models, attribute, None)
-        if callable(getter):
-            try:
-                schema = getter(name)
-            except Exception:
-                return None
-            return schema if isinstance(schema, dict) else None
-    return None
+    loaded = model_for(name)
+    schema = getattr(loaded, "schema", None)
+    return schema if isinstance(schema, dict) else None
 
 
 # --- references: every template and condition path --------------------------------------------------------
