@@ -210,3 +210,22 @@ async def test_references_from_a_tool_definition_to_the_automations_using_it(
     uses = [(r.uri, r.range.start.line, r.range.start.character) for r in refs]
     tool = _at(AUTOMATION, '"tool": |"llm_classify"')
     assert uses == [(uri, tool.line, tool.character)]
+
+
+@pytest.mark.asyncio
+async def test_open_automations_are_rechecked_when_a_tool_appears(client: LanguageClient, workspace: Path) -> None:
+    uri = await _open(client, workspace)
+    found = await _diagnostics(client, uri, {"TS403"})
+    assert any(d.code == "TS403" for d in found)
+    extra = {"tools": [{"name": "send_push_notificaton", "inputSchema": {"type": "object"}}]}
+    extra_uri = (workspace / "tools" / "extra.tools.json").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=extra_uri, language_id="json", version=1, text=json.dumps(extra))
+        )
+    )
+    for _ in range(200):
+        if not any(d.code == "TS403" for d in client.diagnostics.get(uri, [])):
+            break
+        await asyncio.sleep(0.05)
+    assert not any(d.code == "TS403" for d in client.diagnostics.get(uri, []))
