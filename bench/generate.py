@@ -23,10 +23,11 @@ DEFAULT_OUT = Path("/tmp/toolsense-bench")
 _ACTIONS = ("read", "find", "make", "edit", "drop", "query", "load", "post", "count", "check", "plan", "stop")
 _THINGS = ("forecast", "invoice", "issue", "account", "shipment", "booking", "article", "alert", "team", "device")
 _FILLER = (
-    "this tool returns the matching records for the given account and time range so that the assistant can "
-    "answer questions about status owners limits and recent changes without guessing values that the user "
-    "did not provide explicitly in the conversation or in earlier tool results"
-).split()
+    "this", "tool", "returns", "the", "matching", "records", "for", "the", "given", "account", "and", "time",
+    "range", "so", "that", "the", "assistant", "can", "answer", "questions", "about", "status", "owners", "limits",
+    "and", "recent", "changes", "without", "guessing", "values", "that", "the", "user", "did", "not", "provide",
+    "explicitly", "in", "the", "conversation", "or", "in", "earlier", "tool", "results",
+)  # fmt: skip
 _PROPERTY_NAMES = (
     "location", "unit", "start", "end", "max_items", "offset", "search", "order_by", "direction", "currency",
     "total", "urgency", "state", "labels", "owner", "locale", "zone", "output", "archived", "page_size",
@@ -82,7 +83,7 @@ def _object(rng: random.Random, size: int, top: bool) -> tuple[dict[str, Any], d
         else:
             schema, value = _leaf(rng, kind)
         properties[name] = schema
-        if rng.random() < 0.5 or not required and name == names[-1]:
+        if rng.random() < 0.5 or (not required and name == names[-1]):
             required.append(name)
         if name in required or rng.random() < 0.6:
             example[name] = value

@@ -91,6 +91,8 @@ async def index_workspace(server: ToolsenseServer) -> None:
         for number, path in enumerate(paths, 1):
             if generation != server.index_generation:
                 return  # settings changed: a newer indexing run has started
+            if server.is_open(server.canonical(path.as_uri())):
+                continue  # the open text speaks for this file (and was read already)
             uri, kind, found = await _read(server, path)
             changed |= _record(server, uri, kind, found)
             if found:
