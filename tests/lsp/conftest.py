@@ -8,6 +8,7 @@ what the server sends (diagnostics for a given version, messages, progress) with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -153,7 +154,9 @@ class Session:
                 raise AssertionError(f"timed out waiting for {what}")
             await asyncio.sleep(0.01)
 
-    async def diagnostics(self, uri: str, version: int | None = None, timeout: float = TIMEOUT) -> list[types.Diagnostic]:
+    async def diagnostics(
+        self, uri: str, version: int | None = None, timeout: float = TIMEOUT
+    ) -> list[types.Diagnostic]:
         """The diagnostics published for uri (for this version, default: the latest version sent)."""
         wanted = self.versions.get(uri) if version is None else version
 
@@ -188,10 +191,8 @@ class Session:
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_client))
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     yield
-    try:
+    with contextlib.suppress(Exception):
         await asyncio.wait_for(lsp_client.shutdown_session(), 10)
-    except Exception:
-        pass
 
 
 @pytest.fixture

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+from conftest import Session, find, span
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
-
-from conftest import Session, find, span
 from samples import WEATHER_TOOLS, automation
 
 
