@@ -156,31 +156,37 @@ async function save() {
   await waitFor('the editor to be saved', async () => (await page.locator('.tabs-container .tab.active.dirty').count()) === 0, 10_000);
 }
 
-async function problemRows() {
-  const rows = page.locator('.markers-panel .monaco-list-row');
-  const n = await rows.count();
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const row = rows.nth(i);
-    const label = (await row.getAttribute('aria-label')) ?? '';
-    const text = (await row.innerText().catch(() => '')) ?? '';
-    out.push(`${label} || ${text.replace(/\s+/g, ' ')}`);
+/** Read rows atomically in the page: the list re-renders while the server publishes, so a count followed by
+ * nth(i) reads could wait on rows that are gone. */
+function readRows(selector) {
+  return page.locator(selector).evaluateAll((rows) =>
+    rows
+      .filter((r) => r.getClientRects().length > 0)
+      .map((r) => `${r.getAttribute('aria-label') ?? ''} || ${(r.innerText || '').replace(/\s+/g, ' ')}`),
+  );
+}
+
+function problemRows() {
+  return readRows('.markers-panel .monaco-list-row');
+}
+
+/** Open the Problems panel, filtered to one file (the list is virtual: rows of other files could push the
+ * file's rows out of the rendered part once the server has checked the whole workspace). */
+async function showProblems(relPath) {
+  if (!(await page.locator('.markers-panel').filter({ visible: true }).count())) {
+    await runCommand('View: Focus Problems');
+    await page.locator('.markers-panel').first().waitFor({ state: 'visible', timeout: 10_000 });
   }
-  return out;
+  const filter = page.locator('.panel input[placeholder*="Filter"], .pane-header input[placeholder*="Filter"]').filter({ visible: true }).first();
+  await filter.waitFor({ state: 'visible', timeout: 10_000 });
+  await filter.fill(relPath ? `**/${relPath}` : '');
+  await page.waitForTimeout(300);
 }
 
-async function showProblems() {
-  if (await page.locator('.markers-panel').filter({ visible: true }).count()) return;
-  await runCommand('View: Focus Problems');
-  await page.locator('.markers-panel').first().waitFor({ state: 'visible', timeout: 10_000 });
-}
-
-async function statusLabels() {
-  const items = page.locator('#workbench\\.parts\\.statusbar [aria-label*="toolsense"]');
-  const n = await items.count();
-  const labels = [];
-  for (let i = 0; i < n; i++) labels.push((await items.nth(i).getAttribute('aria-label')) ?? '');
-  return labels;
+function statusLabels() {
+  return page
+    .locator('#workbench\\.parts\\.statusbar [aria-label*="toolsense"]')
+    .evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
 }
 
 /** pids of `python -m toolsense serve` processes in a process group. */
@@ -240,7 +246,7 @@ async function main() {
       mark('editor');
       await waitFor('a squiggle in the editor', async () => (await page.locator('.editor-instance .squiggly-error, .editor-instance .squiggly-warning').count()) > 0);
       mark('squiggles');
-      await showProblems();
+      await showProblems(diag.path);
       const rows = await waitFor('a toolsense problem in the Problems panel', async () => {
         const r = await problemRows();
         return r.some((row) => row.includes('toolsense') && (!diag.expectText || row.includes(diag.expectText))) ? r : undefined;
@@ -267,14 +273,8 @@ async function main() {
 
     // (d) the status item says ready.
     await check('status', async () => {
-      const label = await waitFor('the toolsense status item to say ready', async () => {
-        const items = page.locator('#workbench\\.parts\\.statusbar [aria-label*="toolsense"]');
-        const n = await items.count();
-        const labels = [];
-        for (let i = 0; i < n; i++) labels.push(await items.nth(i).getAttribute('aria-label'));
-        const ready = labels.find((l) => l && l.includes('toolsense: ready'));
-        return ready ?? (labels.length ? undefined : undefined);
-      });
+      const label = await waitFor('the toolsense status item to say ready', async () =>
+        (await statusLabels()).find((l) => l.includes('toolsense: ready')));
       const text = await page.locator('#workbench\\.parts\\.statusbar [aria-label*="toolsense: ready"]').first().innerText();
       return `aria-label ${JSON.stringify(label)}, text ${JSON.stringify(text.trim())}`;
     });
@@ -293,10 +293,7 @@ async function main() {
         try {
           labels = await waitFor('completion items with the enum values', async () => {
             if (!(await widget.count())) return undefined;
-            const rows = widget.locator('.monaco-list-row');
-            const n = await rows.count();
-            const seen = [];
-            for (let i = 0; i < n; i++) seen.push(((await rows.nth(i).getAttribute('aria-label')) ?? '').trim());
+            const seen = (await readRows('.editor-widget.suggest-widget.visible .monaco-list-row')).map((r) => r.split(' || ')[0].trim());
             return comp.values.every((v) => seen.some((s) => s.includes(v))) ? seen : undefined;
           }, 8_000);
           break;
@@ -325,7 +322,7 @@ async function main() {
     const fix = config.quickfix;
     await check('quickfix', async () => {
       await openFile(fix.path);
-      await showProblems();
+      await showProblems(fix.path);
       await waitFor(`a toolsense problem about ${fix.key}`, async () => (await problemRows()).some((r) => r.includes('toolsense') && r.includes(fix.key)));
       await gotoPosition(fix.line, fix.column + 1);
       const menu = page.locator('.action-widget').filter({ visible: true });
@@ -349,7 +346,13 @@ async function main() {
       }
       await shot('quickfix-menu');
       await menu.locator('.monaco-list-row').filter({ hasText: new RegExp(fix.titleRegex, 'i') }).first().click();
-      await waitFor(`the problem about ${fix.key} to disappear`, async () => !(await problemRows()).some((r) => r.includes('toolsense') && r.includes(fix.key)));
+      let rowsAfter = [];
+      await waitFor(`the problem about ${fix.key} to disappear`, async () => {
+        rowsAfter = await problemRows();
+        return !rowsAfter.some((r) => r.includes('toolsense') && r.includes(fix.key));
+      }).catch((error) => {
+        throw new Error(`${error}; Problems rows: ${JSON.stringify(rowsAfter)}`);
+      });
       await save();
       const text = readWorkspaceFile(fix.path);
       if (fix.expectRegex && !new RegExp(fix.expectRegex).test(text)) {
