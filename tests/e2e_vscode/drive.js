@@ -19,6 +19,10 @@
 //   recovery       {pgid, logsDir}                (e) optional: SIGKILL the server process (found in code-server's
 //                                                     process group); it must come back, the status item ready again
 //                                                     and the log saying it restarted
+//   settings       {path, code, settingsFile}     (g) optional: write settingsFile (the workspace's
+//                                                     .vscode/settings.json) with toolsense.severity {code: "off"};
+//                                                     the problem with that code in `path` must disappear
+//                                                     (didChangeConfiguration with the mapped settings)
 //   missing        {settingsFile, interpreter}    (f) optional: write settingsFile (the workspace's
 //                                                     .vscode/settings.json) pointing toolsense.interpreter at a Python without
 //                                                     toolsense; the status item and a notification must say so and
@@ -383,6 +387,26 @@ async function main() {
         const said = logs.some((f) => /stopped unexpectedly; restarting it \(1 of 4/.test(fs.readFileSync(f, 'utf8')));
         if (!said) throw new Error(`no restart message in the toolsense log (${logs.join(', ') || 'no log file'})`);
         return `killed ${before}, restarted as ${after}; status labels seen: ${JSON.stringify([...seen])}`;
+      });
+    }
+
+    // (g) a settings change reaches the server: turning a rule off removes its problem.
+    const set = config.settings;
+    if (set) {
+      await check('settings', async () => {
+        await openFile(set.path);
+        await showProblems(set.path);
+        await waitFor(`a ${set.code} problem in ${set.path}`, async () => (await problemRows()).some((r) => r.includes(`toolsense(${set.code})`) || r.includes(`toolsense ${set.code}`)));
+        fs.mkdirSync(path.dirname(set.settingsFile), { recursive: true });
+        fs.writeFileSync(set.settingsFile, JSON.stringify({ 'toolsense.severity': { [set.code]: 'off' } }, null, 2));
+        let rows = [];
+        await waitFor(`the ${set.code} problem to disappear after "toolsense.severity": {"${set.code}": "off"}`, async () => {
+          rows = await problemRows();
+          return !rows.some((r) => r.includes(set.code));
+        }).catch((error) => {
+          throw new Error(`${error}; Problems rows: ${JSON.stringify(rows)}`);
+        });
+        return `${set.code} gone; remaining rows: ${JSON.stringify(rows.map((r) => r.split(' || ')[1]))}`;
       });
     }
 

@@ -6,8 +6,8 @@ code-server on a copy of examples/ and checks through the UI that
   (b) completion at an enum position offers the enum values and accepting one changes the text,
   (c) a quick fix removes its diagnostic,
   (d) the status item says ready,
-and, beyond that, that a killed server is restarted (e) and a Python without toolsense is reported with the
-install command in the status item and a notification (f).
+and, beyond that, that a killed server is restarted (e), that a settings change reaches the server (g), and that
+a Python without toolsense is reported with the install command in the status item and a notification (f).
 
 Prerequisites (Chromium, Node 24, code-server, playwright-core) come from scripts/install-vscode-e2e.sh, cached
 under $TOOLSENSE_E2E_CACHE (default ~/.cache/toolsense-e2e). Environment:
@@ -60,6 +60,10 @@ QUICKFIX_FILE = "wrong/typos.tool.json"
 QUICKFIX_KEY = "descripton"
 QUICKFIX_TITLE = r"rename.*description"  # JavaScript RegExp, case-insensitive
 QUICKFIX_EXPECT = r'"description"\s*:\s*"Create a support ticket\."'
+# (g) Turning a rule off in the workspace settings ("toolsense.severity": {code: "off"}) removes its problem
+#     from SETTINGS_FILE (still present after the quick fix above).
+SETTINGS_FILE = "wrong/typos.tool.json"
+SETTINGS_CODE = "TS105"
 
 # Written into the workspace copy when examples/ lacks the file (examples/ is maintained elsewhere).
 FALLBACK_FILES = {
@@ -392,6 +396,11 @@ def test_vscode_extension_end_to_end(
             "expectRegex": QUICKFIX_EXPECT,
         },
         "recovery": {"pgid": pgid, "logsDir": str(ws.user_data / "logs")},
+        "settings": {
+            "path": SETTINGS_FILE,
+            "code": SETTINGS_CODE,
+            "settingsFile": str(ws.root / ".vscode" / "settings.json"),
+        },
         "missing": {"settingsFile": str(ws.root / ".vscode" / "settings.json"), "interpreter": str(no_toolsense)},
     }
     config_file = tmp_path / "drive.json"
@@ -438,7 +447,7 @@ def test_vscode_extension_end_to_end(
         + f"artifacts: {ARTIFACTS}"
     )
     print(report)
-    expected = ("diagnostics", "completion", "quickfix", "status", "recovery", "missing-toolsense")
+    expected = ("diagnostics", "completion", "quickfix", "status", "recovery", "settings", "missing-toolsense")
     failed = [name for name, check in checks.items() if not check["ok"]]
     missing = [name for name in expected if name not in checks]
     assert not failed and not missing, (
