@@ -81,7 +81,7 @@ class QueryPanelInput(StrictModel):
 
 
 class SLOToolInput(StrictModel):
-    """Complete SLO tool input: target_percentage only (no target_nines), burn alerts inline."""
+    """Complete SLO tool input: the target is target_percentage only; burn alerts are created inline."""
 
     model_config = ConfigDict(
         json_schema_extra={

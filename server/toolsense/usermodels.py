@@ -22,6 +22,7 @@ import importlib
 import inspect
 import json
 import os
+import selectors
 import subprocess
 import sys
 import threading
@@ -167,22 +168,25 @@ _MARK = "@@toolsense-probe@@"
 _PROBE = f"""
 import importlib, json, sys, traceback
 mark = {_MARK!r}
+out = sys.stdout
+sys.stdout = sys.stderr  # what the module prints must not fill our pipe
 for module in json.loads(sys.stdin.readline()):
-    sys.stdout.write(mark + json.dumps({{"start": module}}) + "\\n"); sys.stdout.flush()
+    out.write(mark + json.dumps({{"start": module}}) + "\\n"); out.flush()
     try:
         importlib.import_module(module)
         result = {{"module": module, "ok": True}}
     except BaseException as error:
         lines = traceback.format_exception_only(type(error), error)
         result = {{"module": module, "ok": False, "error": "".join(lines).strip()}}
-    sys.stdout.write(mark + json.dumps(result) + "\\n"); sys.stdout.flush()
+    out.write(mark + json.dumps(result) + "\\n"); out.flush()
 """
 
 
 def probe_modules(modules: list[str], paths: list[str], timeout: float) -> dict[str, str | None]:
     """module → None when it imported cleanly in a child process, else why not. Never hangs: each module is
-    imported in its own child process (at most `_PARALLEL` at a time), killed when it does not finish within
-    `timeout`."""
+    imported in its own child process (at most `_PARALLEL` at a time), killed when its import does not finish
+    within `timeout` (counted from when the child starts importing, so a slow interpreter start is not blamed
+    on the module)."""
     results: dict[str, str | None] = {}
     pending = list(dict.fromkeys(modules))
     env = dict(os.environ)
@@ -202,36 +206,74 @@ def probe_modules(modules: list[str], paths: list[str], timeout: float) -> dict[
                     env=env,
                     cwd=paths[0] if paths else None,
                 )
-            except OSError as error:
+                assert process.stdin is not None
+                process.stdin.write(json.dumps([module]) + "\n")
+                process.stdin.close()
+            except (OSError, ValueError) as error:
                 results[module] = f"cannot start Python to import it: {error}"
                 continue
             running.append((module, process))
-        deadline = time.monotonic() + timeout
         for module, process in running:
-            results[module] = _probe_result(module, process, max(0.05, deadline - time.monotonic()), timeout)
+            try:
+                results[module] = _probe_result(module, process, timeout)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                process.wait()
+                if process.stdout is not None:
+                    process.stdout.close()
     return results
 
 
 _PARALLEL = 8
+_STARTUP_ALLOWANCE = 60.0
+"""Seconds a child Python may take to start (a loaded machine) before it begins importing the module."""
 
 
-def _probe_result(module: str, process: subprocess.Popen[str], wait: float, timeout: float) -> str | None:
-    try:
-        out, _ = process.communicate(json.dumps([module]) + "\n", timeout=wait)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        return f"importing it took longer than {timeout:g} s (a loop or a wait at import time?)"
-    for line in out.splitlines():
+def _probe_result(module: str, process: subprocess.Popen[str], timeout: float) -> str | None:
+    deadline = time.monotonic() + _STARTUP_ALLOWANCE
+    started = False
+    while True:
+        line = _readline(process, deadline)
+        if line is None:
+            if started:
+                return f"importing it took longer than {timeout:g} s (a loop or a wait at import time?)"
+            if process.poll() is None:
+                return f"Python did not start within {_STARTUP_ALLOWANCE:g} s"
+            return f"the Python process importing it exited (status {process.poll()})"
+        if line == "":
+            process.wait()
+            return f"the Python process importing it exited (status {process.returncode})"
         if not line.startswith(_MARK):
             continue
         try:
             record = json.loads(line[len(_MARK) :])
         except ValueError:
             continue
-        if record.get("module") == module:
+        if record.get("start") == module and not started:
+            started = True
+            deadline = time.monotonic() + timeout
+        elif record.get("module") == module:
             return None if record.get("ok") else str(record.get("error", "failed"))
-    return f"the Python process importing it exited (status {process.returncode})"
+
+
+def _readline(process: subprocess.Popen[str], deadline: float) -> str | None:
+    """The next line of the child's output ("" at its end), or None when the deadline passes first."""
+    stdout = process.stdout
+    assert stdout is not None
+    if os.name != "posix":  # pragma: no cover - selectors on pipes need POSIX; fall back to a reader thread
+        box: list[str] = []
+        reader = threading.Thread(target=lambda: box.append(stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(max(0.0, deadline - time.monotonic()))
+        return box[0] if box else None
+    with selectors.DefaultSelector() as selector:
+        selector.register(stdout, selectors.EVENT_READ)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not selector.select(remaining):
+                return None
+            return stdout.readline()
 
 
 # --- step 2: importing here ---------------------------------------------------------------------------------

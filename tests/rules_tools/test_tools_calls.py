@@ -48,9 +48,24 @@ def test_every_error_in_an_anthropic_call_at_once_against_the_input_schema() -> 
     assert [(d.code, d.severity, d.text, d.message) for d in diags] == [
         ("TS304", "error", '"input"', "Missing required property 'city' in the input of 'get_weather'"),
         ("TS306", "error", '"kelvin"', 'Invalid value "kelvin": expected one of "celsius", "fahrenheit"'),
-        ("TS307", "warning", '"3"', 'Expected integer, received string "3": it would be coerced to 3, but write the integer itself'),
-        ("TS307", "warning", '"true"', 'Expected boolean, received string "true": it would be coerced to true, but write the boolean itself'),
-        ("TS303", "error", '"country"', "Unknown property 'country' in the input of 'get_weather'. Valid properties: city, unit, days, alerts"),
+        (
+            "TS307",
+            "warning",
+            '"3"',
+            'Expected integer, received string "3": it would be coerced to 3, but write the integer itself',
+        ),
+        (
+            "TS307",
+            "warning",
+            '"true"',
+            'Expected boolean, received string "true": it would be coerced to true, but write the boolean itself',
+        ),
+        (
+            "TS303",
+            "error",
+            '"country"',
+            "Unknown property 'country' in the input of 'get_weather'. Valid properties: city, unit, days, alerts",
+        ),
     ]
     coerce = diags[2].fixes[0]
     assert coerce.safe and coerce.edits == (ReplaceValue(("input", "days"), "3"),)
@@ -58,11 +73,17 @@ def test_every_error_in_an_anthropic_call_at_once_against_the_input_schema() -> 
 
 def test_openai_arguments_as_a_json_string_are_checked_inside_the_string() -> None:
     arguments = json.dumps({"city": "Paris", "days": 30, "unit": "celcius"})
-    text = json.dumps({"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}, indent=2)
+    text = json.dumps(
+        {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}, indent=2
+    )
     diags = call(text)
     assert [(d.code, d.text, d.message) for d in diags] == [
         ("TS308", "30", "Input should be less than or equal to 14 (received integer: 30)"),
-        ("TS306", '\\"celcius\\"', 'Invalid value "celcius": expected one of "celsius", "fahrenheit". Did you mean "celsius"?'),
+        (
+            "TS306",
+            '\\"celcius\\"',
+            'Invalid value "celcius": expected one of "celsius", "fahrenheit". Did you mean "celsius"?',
+        ),
     ]
     line, column = span(text, '\\"celcius\\"')[:2]
     assert diags[1].range == (line, column, line, column + len('\\"celcius\\"'))
@@ -74,7 +95,9 @@ def test_openai_arguments_as_a_json_string_are_checked_inside_the_string() -> No
 def test_arguments_that_are_not_json_or_not_an_object() -> None:
     text = json.dumps({"name": "get_weather", "arguments": '{"city": "Paris",}'}, indent=2)
     d = one(call(text), "TS302")
-    assert d.message == "arguments is not valid JSON: Expecting property name enclosed in double quotes (at character 18)"
+    assert (
+        d.message == "arguments is not valid JSON: Expecting property name enclosed in double quotes (at character 18)"
+    )
     assert d.text == "}"
     listed = json.dumps({"name": "get_weather", "arguments": "[1, 2]"}, indent=2)
     assert one(call(listed), "TS302").message == "arguments must encode a JSON object, found array"
@@ -93,9 +116,14 @@ def test_unknown_tool_with_did_you_mean() -> None:
 def test_a_bare_input_file_is_associated_by_settings() -> None:
     settings = Settings(tool_call_tool={"**/inputs/weather-*.json": "get_weather"})
     text = json.dumps({"city": "Paris", "unit": "K"}, indent=2)
-    diags = check(text, "tool_call", settings=settings, registry=registry(), uri="file:///work/project/inputs/weather-1.json")
+    diags = check(
+        text, "tool_call", settings=settings, registry=registry(), uri="file:///work/project/inputs/weather-1.json"
+    )
     assert codes(diags) == ["TS306"]
-    assert check(text, "tool_call", settings=settings, registry=registry(), uri="file:///work/project/inputs/other.json") == []
+    assert (
+        check(text, "tool_call", settings=settings, registry=registry(), uri="file:///work/project/inputs/other.json")
+        == []
+    )
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +144,12 @@ def test_the_registered_model_validates_the_call(models: ModelRegistry) -> None:
     diags = call(text, models=models, settings=model_settings())
     assert [(d.code, d.text, d.message) for d in diags] == [
         ("TS303", '"zip"', "Unknown property 'zip' at 'place'. Valid properties: city, country"),
-        ("TS306", '"CELSIUS"', 'Invalid value "CELSIUS": expected one of "celsius", "fahrenheit". \'CELSIUS\' is the member name; use its value "celsius"'),
+        (
+            "TS306",
+            '"CELSIUS"',
+            'Invalid value "CELSIUS": expected one of "celsius", "fahrenheit". \'CELSIUS\' is the '
+            'member name; use its value "celsius"',
+        ),
         ("TS308", "13", "Value error, 13 days is unlucky (received integer: 13)"),
         ("TS306", '"medium"', 'Invalid value "medium": expected one of "short", "long"'),
     ]

@@ -8,7 +8,11 @@ from tooltest import check, codes, one, only, span
 
 from toolsense.settings import DescriptionSettings, Settings
 
-SCHEMA = {"type": "object", "properties": {"city": {"type": "string", "description": "City"}}, "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string", "description": "City"}},
+    "additionalProperties": False,
+}
 
 
 def test_missing_tool_description_is_a_warning_on_the_name() -> None:
@@ -32,7 +36,12 @@ def test_parameters_without_description_are_information() -> None:
         "properties": {
             "city": {"type": "string"},
             "unit": {"$ref": "#/$defs/Unit"},
-            "where": {"type": "object", "properties": {"lat": {"type": "number"}}, "additionalProperties": False, "description": "w"},
+            "where": {
+                "type": "object",
+                "properties": {"lat": {"type": "number"}},
+                "additionalProperties": False,
+                "description": "w",
+            },
         },
         "$defs": {"Unit": {"type": "string", "enum": ["c", "f"], "description": "Temperature unit"}},
         "additionalProperties": False,

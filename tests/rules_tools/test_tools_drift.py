@@ -72,9 +72,12 @@ def test_nested_models_and_enums_are_compared_with_their_own_locations(models: M
     diags = drift(text, models)
     loaded = models.models["honeycomb_create_board"]
     assert [(d.code, d.message) for d in diags] == [
-        ("TS704", "Enum values differ from the model " + loaded.locations["FilterOp"] + ": missing \">\", \">=\", \"<\", "
-         "\"<=\", \"starts-with\", \"does-not-start-with\", \"ends-with\", \"does-not-end-with\", \"exists\", "
-         "\"does-not-exist\", \"contains\", \"does-not-contain\", …; not in the enum \"EQUALS\""),
+        (
+            "TS704",
+            "Enum values differ from the model " + loaded.locations["FilterOp"] + ': missing ">", ">=", "<", '
+            '"<=", "starts-with", "does-not-start-with", "ends-with", "does-not-end-with", "exists", '
+            '"does-not-exist", "contains", "does-not-contain", …; not in the enum "EQUALS"',
+        ),
         ("TS701", f"Property 'height' of the model {loaded.locations['PositionInput']} is missing from the schema"),
     ]
     assert loaded.locations["FilterOp"].startswith("honeycomb.query_builder:FilterOp (")
@@ -108,5 +111,5 @@ def test_registered_enums_are_compared_with_every_schema_node_they_name() -> Non
     text = json.dumps({"name": "t", "description": "d", "input_schema": schema}, indent=2)
     diags = check(text, models=registry, settings=settings)
     assert codes(diags) == ["TS704"]
-    assert diags[0].message.startswith('Enum values differ from the registered enum tsfx_good:Unit (')
+    assert diags[0].message.startswith("Enum values differ from the registered enum tsfx_good:Unit (")
     assert diags[0].message.endswith('missing "fahrenheit"; not in the enum "kelvin"')

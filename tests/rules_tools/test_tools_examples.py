@@ -32,7 +32,12 @@ SLO_SCHEMA = {
 
 
 def test_the_seeds_burn_alerts_example_is_an_error_on_that_key() -> None:
-    example = {"name": "API", "sli": {"alias": "ok"}, "target_percentage": 99.9, "burn_alerts": [{"alert_type": "budget_rate"}]}
+    example = {
+        "name": "API",
+        "sli": {"alias": "ok"},
+        "target_percentage": 99.9,
+        "burn_alerts": [{"alert_type": "budget_rate"}],
+    }
     text = tool(SLO_SCHEMA, name="honeycomb_create_slo", input_examples=[example])
     diags = check(text)
     assert codes(diags) == ["TS230"]
@@ -55,11 +60,20 @@ def test_every_error_of_every_example_at_once() -> None:
     diags = check(text)
     assert [(d.code, d.text, d.message) for d in diags] == [
         ("TS230", '"aliass"', "Unknown property 'aliass' at 'sli'. Valid properties: alias"),
-        ("TS234", '"30"', 'Expected integer, received string "30": it would be coerced to 30, but write the integer itself'),
+        (
+            "TS234",
+            '"30"',
+            'Expected integer, received string "30": it would be coerced to 30, but write the integer itself',
+        ),
         ("TS231", "{", "Missing required property 'name' in input example 2"),
         ("TS231", '"sli"', "Missing required property 'alias' in 'sli'"),
         ("TS232", '"high"', 'Expected number, received string: "high"'),
-        ("TS230", '"datset"', "Unknown property 'datset' in input example 3. Did you mean 'dataset'? Valid properties: name, sli, dataset, target_percentage, time_period_days"),
+        (
+            "TS230",
+            '"datset"',
+            "Unknown property 'datset' in input example 3. Did you mean 'dataset'? Valid properties: "
+            "name, sli, dataset, target_percentage, time_period_days",
+        ),
     ]
     coercible = diags[1]
     assert coercible.severity == "error"
@@ -82,7 +96,11 @@ def test_enum_and_constraint_errors() -> None:
     text = tool(schema, input_examples=[{"unit": "celcius", "days": 30, "code": "par"}])
     diags = check(text)
     assert [(d.code, d.text, d.message) for d in diags] == [
-        ("TS233", '"celcius"', 'Invalid value "celcius": expected one of "celsius", "fahrenheit". Did you mean "celsius"?'),
+        (
+            "TS233",
+            '"celcius"',
+            'Invalid value "celcius": expected one of "celsius", "fahrenheit". Did you mean "celsius"?',
+        ),
         ("TS235", "30", "Input should be less than or equal to 14 (received integer: 30)"),
         ("TS235", '"par"', 'String should match pattern "^[A-Z]{3}$" (received string: "par")'),
     ]
@@ -99,10 +117,20 @@ def test_optional_fields_in_pydantic_style_any_of_are_narrowed_to_the_meant_bran
             "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "l"},
         },
         "$defs": {
-            "Email": {"type": "object", "properties": {"email_address": {"type": "string", "description": "e"}},
-                      "required": ["email_address"], "additionalProperties": False, "description": "E"},
-            "Slack": {"type": "object", "properties": {"slack_channel": {"type": "string", "description": "s"}},
-                      "required": ["slack_channel"], "additionalProperties": False, "description": "S"},
+            "Email": {
+                "type": "object",
+                "properties": {"email_address": {"type": "string", "description": "e"}},
+                "required": ["email_address"],
+                "additionalProperties": False,
+                "description": "E",
+            },
+            "Slack": {
+                "type": "object",
+                "properties": {"slack_channel": {"type": "string", "description": "s"}},
+                "required": ["slack_channel"],
+                "additionalProperties": False,
+                "description": "S",
+            },
         },
         "additionalProperties": False,
     }
@@ -110,8 +138,17 @@ def test_optional_fields_in_pydantic_style_any_of_are_narrowed_to_the_meant_bran
     diags = check(text)
     assert [(d.code, d.text, d.message) for d in diags] == [
         ("TS231", '"details"', "Missing required property 'slack_channel' in 'details'"),
-        ("TS230", '"channel"', "Unknown property 'channel' at 'details'. Did you mean 'slack_channel'? Valid properties: email_address, slack_channel"),
-        ("TS234", '"10"', 'Expected integer, received string "10": it would be coerced to 10, but write the integer itself'),
+        (
+            "TS230",
+            '"channel"',
+            "Unknown property 'channel' at 'details'. Did you mean 'slack_channel'? Valid properties: "
+            "email_address, slack_channel",
+        ),
+        (
+            "TS234",
+            '"10"',
+            'Expected integer, received string "10": it would be coerced to 10, but write the integer itself',
+        ),
     ]
 
 

@@ -20,7 +20,10 @@ def test_bfcl_dict_and_float_are_unknown_types_with_the_right_name_offered_safel
     text = tool(
         {
             "type": "dict",
-            "properties": {"x": {"type": "float", "description": "x"}, "tags": {"type": "list", "items": {"type": "str"}, "description": "t"}},
+            "properties": {
+                "x": {"type": "float", "description": "x"},
+                "tags": {"type": "list", "items": {"type": "str"}, "description": "t"},
+            },
             "required": ["x"],
         }
     )
@@ -42,7 +45,10 @@ def test_unknown_type_in_a_type_list_and_a_typo() -> None:
     text = tool(schema(a={"type": ["strin", "null"], "description": "a"}))
     d = one(check(text), "TS214")
     assert d.text == '"strin"'
-    assert d.message == 'Unknown type "strin": expected one of array, boolean, integer, null, number, object, string. Did you mean "string"?'
+    assert (
+        d.message == 'Unknown type "strin": expected one of array, boolean, integer, null, number, object, '
+        'string. Did you mean "string"?'
+    )
     assert not d.fixes[0].safe
 
 
@@ -57,23 +63,40 @@ def test_meta_schema_errors_are_placed_inside_the_schema() -> None:
     )
     diags = only(check(text), "TS210")
     assert [(d.text, d.message) for d in diags] == [
-        ('"string"', "Expected a schema (an object, or true/false) at 'a', found string \"string\". Did you mean {\"type\": \"string\"}? (draft-07)"),
+        (
+            '"string"',
+            "Expected a schema (an object, or true/false) at 'a', found string \"string\". Did you "
+            'mean {"type": "string"}? (draft-07)',
+        ),
         ('"5"', "'minimum' must be a number, found string \"5\" (draft-07)"),
         ('"a"', "'required' must be an array, found string \"a\" (draft-07)"),
-        ('"false"', "Expected a schema (an object, or true/false) at 'additionalProperties', found string \"false\" (draft-07)"),
+        (
+            '"false"',
+            "Expected a schema (an object, or true/false) at 'additionalProperties', found string \"false\" (draft-07)",
+        ),
     ]
     by_text = {d.text: d for d in diags}
     assert by_text['"false"'].range == span(text, '"false"')
     assert by_text['"false"'].fixes[0].safe
     assert by_text['"false"'].fixes[0].edits == (ReplaceValue(("input_schema", "additionalProperties"), "false"),)
-    assert by_text['"string"'].fixes[0].edits == (ReplaceValue(("input_schema", "properties", "a"), '{"type": "string"}'),)
+    assert by_text['"string"'].fixes[0].edits == (
+        ReplaceValue(("input_schema", "properties", "a"), '{"type": "string"}'),
+    )
     assert by_text['"5"'].fixes[0].edits == (ReplaceValue(("input_schema", "properties", "b", "minimum"), "5"),)
 
 
 def test_mcp_schemas_are_checked_as_2020_12_and_dollar_schema_wins() -> None:
     # prefixItems is 2020-12; in draft-07 "items" must not be an array of 1 with minItems "x"…
     mcp = json.dumps(
-        {"name": "m", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"type": "array", "minItems": -1, "description": "a"}}, "additionalProperties": False}},
+        {
+            "name": "m",
+            "description": "d",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"a": {"type": "array", "minItems": -1, "description": "a"}},
+                "additionalProperties": False,
+            },
+        },
         indent=2,
     )
     d = one(check(mcp), "TS210")
@@ -108,7 +131,12 @@ def test_root_must_be_an_object() -> None:
 
 
 def test_required_names_must_be_defined_with_did_you_mean() -> None:
-    text = tool({**schema(city={"type": "string", "description": "c"}, unit={"type": "string", "description": "u"}), "required": ["citty", "unit"]})
+    text = tool(
+        {
+            **schema(city={"type": "string", "description": "c"}, unit={"type": "string", "description": "u"}),
+            "required": ["citty", "unit"],
+        }
+    )
     d = one(check(text), "TS212")
     assert d.range == span(text, '"citty"')
     assert d.message == "Required property 'citty' is not defined in 'properties'. Did you mean 'city'?"
@@ -123,13 +151,17 @@ def test_duplicate_enum_values_are_removed_safely() -> None:
         "Duplicate enum value 1.0 (already at index 3)",
     ]
     assert diags[0].severity == "warning"
-    assert diags[0].fixes[0].safe and diags[0].fixes[0].edits == (RemoveMember(("input_schema", "properties", "unit", "enum", 2)),)
+    assert diags[0].fixes[0].safe and diags[0].fixes[0].edits == (
+        RemoveMember(("input_schema", "properties", "unit", "enum", 2)),
+    )
 
 
 def test_local_refs_must_resolve_and_are_offered_the_closest_definition() -> None:
     text = tool(
         {
-            **schema(p={"$ref": "#/$defs/Positon", "description": "p"}, q={"$ref": "#/$defs/Position"}, r={"$ref": "#anchor"}),
+            **schema(
+                p={"$ref": "#/$defs/Positon", "description": "p"}, q={"$ref": "#/$defs/Position"}, r={"$ref": "#anchor"}
+            ),
             "$defs": {"Position": {**schema(x={"type": "integer", "description": "x"}), "$anchor": "anchor"}},
         }
     )
@@ -150,7 +182,9 @@ def test_network_refs_are_reported_and_never_fetched(monkeypatch: pytest.MonkeyP
     diags = check(text)
     d = one(diags, "TS216")
     assert d.text == '"https://example.com/schemas/address.json"'
-    assert d.message.startswith('$ref "https://example.com/schemas/address.json" points outside this schema: it is not fetched')
+    assert d.message.startswith(
+        '$ref "https://example.com/schemas/address.json" points outside this schema: it is not fetched'
+    )
     cut = one(diags, "TS236")
     assert cut.message == (
         "Checking input example 1 was cut short: a $ref was not resolved and is never fetched "
@@ -170,7 +204,9 @@ def test_work_is_bounded_by_depth_and_subschema_count() -> None:
     text = tool(deep)
     settings = Settings(limits=LimitsSettings(max_schema_depth=6))
     d = one(check(text, settings=settings), "TS217")
-    assert d.message == "The input schema is nested deeper than 6 levels (limits.max_schema_depth): checks were cut short"
+    assert (
+        d.message == "The input schema is nested deeper than 6 levels (limits.max_schema_depth): checks were cut short"
+    )
     assert d.range == span(text, '"input_schema"')
     wide = tool(schema(**{f"p{i}": {"type": "string", "description": "p"} for i in range(50)}))
     d = one(check(wide, settings=Settings(limits=LimitsSettings(max_subschemas=10))), "TS217")

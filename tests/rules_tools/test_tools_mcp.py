@@ -29,7 +29,10 @@ def test_read_only_and_destructive_contradict() -> None:
     assert codes(diags) == ["TS251"]
     assert diags[0].severity == "warning"
     assert diags[0].text == '"destructiveHint": true'
-    assert diags[0].message == "destructiveHint is true but readOnlyHint is true: a read-only tool does not modify anything"
+    assert (
+        diags[0].message
+        == "destructiveHint is true but readOnlyHint is true: a read-only tool does not modify anything"
+    )
 
 
 def test_consistent_hints_are_fine() -> None:

@@ -26,9 +26,13 @@ def test_anthropic_names_follow_the_api_pattern() -> None:
 
 def test_openai_names_are_at_most_64_characters() -> None:
     name = "x" * 65
-    text = json.dumps({"type": "function", "function": {"name": name, "description": "d", "parameters": SCHEMA}}, indent=2)
+    text = json.dumps(
+        {"type": "function", "function": {"name": name, "description": "d", "parameters": SCHEMA}}, indent=2
+    )
     d = one(check(text), "TS201")
-    assert d.message.endswith("… is not valid for OpenAI: it is 65 characters long (allowed: 1–64 characters of a-z A-Z 0-9 _ -)")
+    assert d.message.endswith(
+        "… is not valid for OpenAI: it is 65 characters long (allowed: 1–64 characters of a-z A-Z 0-9 _ -)"
+    )
     assert d.fixes[0].edits == (ReplaceValue(("function", "name"), '"' + "x" * 64 + '"'),)
 
 
@@ -58,7 +62,13 @@ def test_enabled_profiles_add_their_patterns() -> None:
 
 def test_duplicates_in_a_file_point_at_each_other() -> None:
     text = json.dumps(
-        {"tools": [json.loads(tool(SCHEMA, name="a")), json.loads(tool(SCHEMA, name="b")), json.loads(tool(SCHEMA, name="a"))]},
+        {
+            "tools": [
+                json.loads(tool(SCHEMA, name="a")),
+                json.loads(tool(SCHEMA, name="b")),
+                json.loads(tool(SCHEMA, name="a")),
+            ]
+        },
         indent=2,
     )
     diags = only(check(text), "TS202")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from tooltest import check, codes, one, only, span, tool
+from tooltest import check, codes, one, span, tool
 
 from toolsense.engine.findings import InsertMembers, ReplaceValue
+from toolsense.engine.units import Unit
 from toolsense.rules.profiles import AS_OF, budget_markdown, profile_limits, tool_budget
 from toolsense.rules.tooldef import tool_view
-from toolsense.engine.units import Unit
 from toolsense.settings import ProfileLimits, Settings
 
 
@@ -72,7 +72,10 @@ def test_openai_strict_unsupported_keywords_and_open_objects() -> None:
 
 
 def test_the_profile_applies_to_every_tool_without_strict() -> None:
-    text = openai({"type": "object", "properties": {"a": {"type": "string", "description": "a"}}, "additionalProperties": False}, strict=False)
+    text = openai(
+        {"type": "object", "properties": {"a": {"type": "string", "description": "a"}}, "additionalProperties": False},
+        strict=False,
+    )
     assert codes(check(text)) == []
     diags = check(text, settings=Settings(profiles=("openai-strict",)))
     assert codes(diags) == ["TS260"]
@@ -101,10 +104,22 @@ def test_anthropic_strict_subset() -> None:
     text = tool(schema, strict=True)
     diags = check(text)
     assert [(d.code, d.text, d.message) for d in diags] == [
-        ("TS267", '"input_schema"', "Anthropic strict (strict: true) does not support recursive schemas (a $ref cycle)"),
-        ("TS261", '"minimum"', "Anthropic strict (strict: true) does not support 'minimum' (the SDK moves it into the description)"),
+        (
+            "TS267",
+            '"input_schema"',
+            "Anthropic strict (strict: true) does not support recursive schemas (a $ref cycle)",
+        ),
+        (
+            "TS261",
+            '"minimum"',
+            "Anthropic strict (strict: true) does not support 'minimum' (the SDK moves it into the description)",
+        ),
         ("TS261", "2", "Anthropic strict (strict: true) supports minItems 0 or 1 only, found 2"),
-        ("TS268", '{\n            "x": 1\n          }', 'Anthropic strict (strict: true): enum values must be primitives, found {"x": 1}'),
+        (
+            "TS268",
+            '{\n            "x": 1\n          }',
+            'Anthropic strict (strict: true): enum values must be primitives, found {"x": 1}',
+        ),
     ]
 
 
@@ -118,9 +133,15 @@ def test_gemini_subset() -> None:
     assert [(d.code, "".join(d.text.split()), d.message) for d in diags] == [
         ("TS265", '["string","null"]', 'Gemini: `type` must be a single type name; use "nullable": true for null'),
         ("TS265", '"const"', "Gemini function parameters (OpenAPI 3.0 subset) do not support 'const'"),
-        ("TS265", '"additionalProperties"', "Gemini function parameters (OpenAPI 3.0 subset) do not support 'additionalProperties'"),
+        (
+            "TS265",
+            '"additionalProperties"',
+            "Gemini function parameters (OpenAPI 3.0 subset) do not support 'additionalProperties'",
+        ),
     ]
-    assert "TS220" not in codes(check(tool({"type": "object", "properties": {}}), settings=Settings(profiles=("gemini",))))
+    assert "TS220" not in codes(
+        check(tool({"type": "object", "properties": {}}), settings=Settings(profiles=("gemini",)))
+    )
 
 
 def test_limits_are_dated_defaults_and_overridable() -> None:
@@ -160,11 +181,19 @@ def test_budget_counts_and_markdown() -> None:
             "where": {"anyOf": [{"$ref": "#/$defs/Place"}, {"type": "null"}], "description": "w"},
         },
         "required": ["unit"],
-        "$defs": {"Place": {"type": "object", "properties": {"lat": {"type": "number"}}, "additionalProperties": False}},
+        "$defs": {
+            "Place": {"type": "object", "properties": {"lat": {"type": "number"}}, "additionalProperties": False}
+        },
         "additionalProperties": False,
     }
     budget = tool_budget(schema)
-    assert (budget.properties, budget.depth, budget.enum_values, budget.optional_parameters, budget.union_parameters) == (3, 2, 2, 2, 1)
+    assert (
+        budget.properties,
+        budget.depth,
+        budget.enum_values,
+        budget.optional_parameters,
+        budget.union_parameters,
+    ) == (3, 2, 2, 2, 1)
     assert budget.total_chars == len("unit") + len("where") + len("Place") + len("lat") + 2
     unit = Unit("tool", (), json.loads(tool(schema, name="weather", strict=True)), "anthropic", 0, 0, True)
     view = tool_view(unit)

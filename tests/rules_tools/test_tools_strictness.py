@@ -48,16 +48,27 @@ def test_every_open_object_is_reported_where_it_is_declared() -> None:
     branch = (anyof_line + 1, 10, anyof_line + 1, 11)  # the branch's opening brace
     diags = only(check(text), "TS220")
     assert [(d.range, d.message) for d in diags] == [
-        (span(text, '"input_schema"'), "The input schema's root object does not say `additionalProperties: false`: unknown keys are accepted"),
-        (span(text, '"items"'), "The items of 'inline_query_panels' does not say `additionalProperties: false`: unknown keys are accepted"),
+        (
+            span(text, '"input_schema"'),
+            "The input schema's root object does not say `additionalProperties: false`: unknown keys are accepted",
+        ),
+        (
+            span(text, '"items"'),
+            "The items of 'inline_query_panels' does not say `additionalProperties: false`: unknown keys are accepted",
+        ),
         (branch, "anyOf branch 0 does not say `additionalProperties: false`: unknown keys are accepted"),
-        (span(text, '"Position"'), "Definition 'Position' does not say `additionalProperties: false`: unknown keys are accepted"),
+        (
+            span(text, '"Position"'),
+            "Definition 'Position' does not say `additionalProperties: false`: unknown keys are accepted",
+        ),
     ]
     assert all(d.severity == "warning" for d in diags)
     fix = diags[1].fixes[0]
     assert fix.safe and fix.preferred
     assert fix.edits == (
-        InsertMembers(("input_schema", "properties", "inline_query_panels", "items"), (("additionalProperties", "false"),)),
+        InsertMembers(
+            ("input_schema", "properties", "inline_query_panels", "items"), (("additionalProperties", "false"),)
+        ),
     )
 
 
@@ -74,11 +85,18 @@ def test_closed_objects_and_explicit_maps_are_fine() -> None:
 
 
 def test_an_object_without_properties_gets_two_unsafe_choices() -> None:
-    text = tool({"type": "object", "properties": {"meta": {"type": "object", "description": "m"}}, "additionalProperties": False})
+    text = tool(
+        {
+            "type": "object",
+            "properties": {"meta": {"type": "object", "description": "m"}},
+            "additionalProperties": False,
+        }
+    )
     (d,) = only(check(text), "TS220")
     assert d.text == '"meta"'
     assert d.message == (
-        "Object 'meta' declares no properties and does not say `additionalProperties`: list its properties and close it, "
+        "Object 'meta' declares no properties and does not say `additionalProperties`: list its "
+        "properties and close it, "
         "or say `additionalProperties: true` if any keys are meant"
     )
     assert [(f.title, f.safe) for f in d.fixes] == [
@@ -104,7 +122,9 @@ def test_severity_is_configurable() -> None:
 
 
 def test_strict_tools_get_the_profile_error_instead() -> None:
-    value = json.loads(tool({"type": "object", "properties": {"a": {"type": "string", "description": "a"}}, "required": ["a"]}))
+    value = json.loads(
+        tool({"type": "object", "properties": {"a": {"type": "string", "description": "a"}}, "required": ["a"]})
+    )
     value["strict"] = True
     diags = check(json.dumps(value, indent=2))
     assert codes(diags) == ["TS263"]
