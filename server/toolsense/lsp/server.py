@@ -25,6 +25,7 @@ import importlib
 import inspect
 import logging
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Generator, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -74,6 +75,8 @@ FEATURE_MODULES = (
 T = TypeVar("T")
 _DISK_CACHE_SIZE = 4
 _MAX_RELATED_FILE_BYTES = 64 * 1024 * 1024
+_MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
+"""The debounce after an edit is at least the last keystroke check's duration, up to this (hardening)."""
 
 
 @dataclass
@@ -303,7 +306,11 @@ class ToolsenseServer(LanguageServer):
         """Check after the debounce delay; a newer change restarts the wait."""
         if od.timer is not None:
             od.timer.cancel()
-        delay = self.settings.diagnostics.debounce_ms if delay_ms is None else delay_ms
+        delay: float = self.settings.diagnostics.debounce_ms if delay_ms is None else delay_ms
+        if delay_ms is None:
+            # Adaptive: wait at least as long as the last keystroke check took (bounded), so a burst of edits
+            # on a large file is not checked once per edit while requests queue behind the checks.
+            delay = max(delay, min(od.edit_check_ms, _MAX_ADAPTIVE_DEBOUNCE_MS))
         loop = asyncio.get_event_loop()
         od.timer = loop.call_later(delay / 1000, self._timer_fired, od.uri, reason)
 
@@ -327,6 +334,7 @@ class ToolsenseServer(LanguageServer):
 
     def check(self, od: OpenDocument, reason: str = "edit") -> None:
         """Check the current text, remember the report, feed the registry, publish (push clients)."""
+        started = time.perf_counter()
         if od.document is None:
             od.report = None
             od.diagnostics = [self._too_large(od)]
@@ -340,6 +348,8 @@ class ToolsenseServer(LanguageServer):
         od.checked_version = od.version
         od.serial += 1
         od.dirty = False
+        if reason == "edit":
+            od.edit_check_ms = (time.perf_counter() - started) * 1000
         if not self.caps.pull_diagnostics:
             self.publish(od)
         elif reason != "request":

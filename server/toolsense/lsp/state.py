@@ -62,6 +62,8 @@ class OpenDocument:
     dirty: bool = True
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
     timer: asyncio.TimerHandle | None = None
+    edit_check_ms: float = 0.0
+    """How long the last check after an edit took: the debounce is at least this long (see `schedule_check`)."""
     tool_memo: dict[tuple[int, str | None, tuple[Any, ...]], tuple[Any, list[ToolInfo]]] = field(default_factory=dict)
     """Registry entries per unit value (identity), so a keystroke rebuilds only the changed unit's entries."""
     defines_tools: bool = False
