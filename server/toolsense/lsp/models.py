@@ -10,6 +10,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from lsprotocol import types
+
 from ..settings import Settings
 from ..usermodels import ModelRegistry, setting_location, start_loading
 from .server import ToolsenseServer
@@ -35,6 +37,7 @@ def register(server: ToolsenseServer) -> None:
         current = generation[0]
         settings = server.settings
         if not (settings.models or settings.enums) or not settings.trusted:
+            _publish_on_config(None, [])
             if server.models is not None:
                 server.models = None
                 server.recheck_all("models")
@@ -50,18 +53,47 @@ def register(server: ToolsenseServer) -> None:
 
         start_loading(settings, root, done, server.config_path)
 
+    published: list[str] = []
+
     def apply(registry: ModelRegistry, loaded_generation: int) -> None:
         if loaded_generation != generation[0]:
             return  # settings changed while loading: a newer load is on its way
         server.models = registry
+        diagnostics: list[types.Diagnostic] = []
         for problem in registry.problems:
             where = ""
+            found = None
             if registry.config_path is not None:
                 found = setting_location(registry.config_path, problem.section, problem.key)
                 if found is not None:
                     where = f" ({registry.config_path.name}:{found[0] + 1})"
-            server.show(f"toolsense: registered {problem.section[:-1]} '{problem.key}'{where}: {problem.message}")
+            text = f"registered {problem.section[:-1]} '{problem.key}' ({problem.target}): {problem.message}"
+            server.show(f"toolsense: {text}{where}")
+            if found is not None:
+                line, start, end = found
+                diagnostics.append(
+                    types.Diagnostic(
+                        types.Range(types.Position(line, start), types.Position(line, end)),
+                        text,
+                        severity=types.DiagnosticSeverity.Error,
+                        code=problem.code,
+                        source="toolsense",
+                    )
+                )
+        _publish_on_config(registry.config_path, diagnostics)
         server.recheck_all("models")
+
+    def _publish_on_config(config_path: Path | None, diagnostics: list[types.Diagnostic]) -> None:
+        """The problems on the settings entries themselves (the config file is not a document we check)."""
+        uris = [config_path.resolve().as_uri()] if config_path is not None else []
+        for uri in [*published, *uris]:
+            try:
+                server.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri, diagnostics if uri in uris else [])
+                )
+            except Exception:
+                log.exception("could not publish the model problems")
+        published[:] = uris if diagnostics else []
 
     async def load_on_startup() -> None:
         start()
