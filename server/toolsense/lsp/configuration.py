@@ -122,7 +122,7 @@ async def pull_configuration(server: ToolsenseServer) -> bool:
     except Exception:
         log.warning("workspace/configuration failed", exc_info=True)
         return False
-    answer = _options(result[0] if isinstance(result, list) and result else None)
+    answer = _options(result[0] if isinstance(result, (list, tuple)) and result else None)
     if not answer:
         return False
     server.client_options = _merge(server.init_options, answer)
