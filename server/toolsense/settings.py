@@ -7,10 +7,12 @@ returns the defaults for the keys that failed plus one readable problem per key.
 
 from __future__ import annotations
 
+import difflib
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -124,11 +126,99 @@ def _drop(data: dict[str, Any], loc: tuple[int | str, ...]) -> None:
         node.pop(loc[-1])
 
 
+def _toml_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "table"
+    return type(value).__name__
+
+
+def _annotation_at(loc: tuple[int | str, ...]) -> Any:
+    """The type annotation the settings model declares at loc (None when unknown)."""
+    annotation: Any = Settings
+    for part in loc:
+        annotation = _strip_optional(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = annotation.model_fields.get(str(part))
+            if field is None:
+                return None
+            annotation = field.annotation
+            continue
+        args = get_args(annotation)
+        origin = get_origin(annotation)
+        if origin is tuple and args:
+            annotation = args[0]
+        elif origin is dict and len(args) == 2:
+            annotation = args[1]
+        else:
+            return None
+    return _strip_optional(annotation)
+
+
+def _strip_optional(annotation: Any) -> Any:
+    args = get_args(annotation)
+    if args and type(None) in args and get_origin(annotation) is not Literal:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:
+            return rest[0]
+    return annotation
+
+
+def _describe_type(annotation: Any) -> str | None:
+    """A TOML-worded description of an annotation: "an array of strings", "one of 'error', 'warning'"."""
+    annotation = _strip_optional(annotation)
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in args)
+    simple = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+    if annotation in simple:
+        return simple[annotation]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "a table"
+    if origin is tuple and args:
+        inner = _describe_type(args[0])
+        plural = {"a string": "strings", "an integer": "integers", "a number": "numbers", "a table": "tables"}
+        if inner in plural:
+            return f"an array of {plural[inner]}"
+        return f"an array whose items are {inner}" if inner else "an array"
+    if origin is dict and len(args) == 2:
+        inner = _describe_type(args[1])
+        return f"a table whose values are {inner}" if inner else "a table"
+    return None
+
+
 def _expected(err: Any) -> str:
+    """'unknown key' (with the valid keys) or 'expected <type> (found <type>: <value>)'."""
     kind = str(err.get("type", ""))
+    loc = tuple(err.get("loc", ()))
     if kind == "extra_forbidden":
-        return "unknown key"
-    return f"{err.get('msg', 'invalid')} (received {type(err.get('input')).__name__}: {err.get('input')!r})"
+        parent = _annotation_at(loc[:-1])
+        known = list(parent.model_fields) if isinstance(parent, type) and issubclass(parent, BaseModel) else []
+        message = "unknown key"
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1) if loc else []
+        if close:
+            message += f"; did you mean '{close[0]}'?"
+        if known:
+            message += " Valid keys: " + ", ".join(known)
+        return message
+    value = err.get("input")
+    found = f"found {_toml_type(value)}: {value!r}"
+    described = _describe_type(_annotation_at(loc))
+    if kind.endswith("_type") or kind.endswith("_parsing") or kind in ("literal_error", "enum") or described is None:
+        if described is not None:
+            return f"expected {described} ({found})"
+        return f"{err.get('msg', 'invalid value')} ({found})"
+    message = str(err.get("msg", "invalid value"))
+    return f"expected {described}, {message[:1].lower()}{message[1:]} ({found})"
 
 
 def settings_from_mapping(data: Any, source: str) -> tuple[Settings, list[SettingsProblem]]:
@@ -141,7 +231,9 @@ def settings_from_mapping(data: Any, source: str) -> tuple[Settings, list[Settin
     problems: list[SettingsProblem] = []
     for _attempt in range(50):
         try:
-            return Settings.model_validate(working), problems
+            # Strict JSON-mode validation: TOML and LSP settings are typed, so `trusted = "yes"` or
+            # `debounce_ms = "100"` is a wrong type to report, not a string to coerce.
+            return Settings.model_validate_json(json.dumps(working, default=str), strict=True), problems
         except ValidationError as error:
             for err in error.errors():
                 loc = tuple(err["loc"])

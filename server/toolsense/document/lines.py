@@ -43,6 +43,20 @@ def _line_starts(data: bytes | bytearray | memoryview, base: int = 0) -> list[in
     return [base + match.end() for match in _LINE_BREAK.finditer(data)]
 
 
+def _all_line_starts(data: bytes | bytearray) -> npt.NDArray[np.int64]:
+    """Every line start of data, vectorised: after each `\\n`, and after each `\\r` not followed by `\\n`."""
+    size = len(data)
+    if size == 0:
+        return np.zeros(1, dtype=np.int64)
+    raw = np.frombuffer(bytes(data) if isinstance(data, bytearray) else data, dtype=np.uint8)
+    after_lf = np.flatnonzero(raw == 0x0A) + 1
+    cr = np.flatnonzero(raw == 0x0D)
+    lone = cr[(cr + 1 >= size) | (raw[np.minimum(cr + 1, size - 1)] != 0x0A)]
+    starts = np.concatenate((np.zeros(1, dtype=np.int64), after_lf.astype(np.int64), lone.astype(np.int64) + 1))
+    starts.sort(kind="stable")
+    return starts
+
+
 def _units(text: str, encoding: PositionEncoding) -> int:
     """Length of text in the given encoding's code units."""
     if encoding == "utf-32":
@@ -56,7 +70,7 @@ class LineTable:
     """Byte offsets of line starts, kept up to date under edits."""
 
     def __init__(self, data: bytes | bytearray) -> None:
-        self.starts: npt.NDArray[np.int64] = np.array([0, *_line_starts(data)], dtype=np.int64)
+        self.starts: npt.NDArray[np.int64] = _all_line_starts(data)
 
     @property
     def line_count(self) -> int:

@@ -133,6 +133,16 @@ def resolve_severity(finding: Finding, ctx: CheckContext) -> Severity | None:
     return rule.severity if rule else Severity.ERROR
 
 
+def with_severity(diagnostic: Diagnostic, ctx: CheckContext) -> Diagnostic | None:
+    """A file-level diagnostic (TS001–TS006) under the settings' severity for its code; None when "off"."""
+    override = ctx.settings.severity.get(diagnostic.code)
+    if override is None:
+        return diagnostic
+    if override == "off":
+        return None
+    return dataclasses.replace(diagnostic, severity=SEVERITY_BY_LABEL[override])
+
+
 def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
     """Every registered check on one unit; a failing check becomes a finding, never an exception."""
     if unit.problem is not None and unit.problem.code == "TS006":
@@ -168,13 +178,18 @@ def check_document(
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
     document.checked_edit_count = document.edit_count
     file_split = split(document, kind_hint)
-    diagnostics = [
-        Diagnostic(document.range_of(start, end), Severity.ERROR, "TS001", message)
-        for start, end, message in syntax_errors(document)
-    ]
+    diagnostics: list[Diagnostic] = []
+    syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
+    if syntax_severity is not None:
+        diagnostics.extend(
+            Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
+            for start, end, message in syntax_errors(document)
+        )
     problem = _shape_problem(file_split, kind_hint)
     if problem is not None:
-        diagnostics.append(_place_file_problem(document, file_split, problem))
+        shape_diagnostic = with_severity(_place_file_problem(document, file_split, problem), ctx)
+        if shape_diagnostic is not None:
+            diagnostics.append(shape_diagnostic)
 
     entries = _read_units(document, file_split, cache, edits)
     units = with_dialects([entry.unit for entry in entries])
@@ -370,5 +385,5 @@ def _place_file_problem(document: Document, file_split: Split, problem: tuple[st
             range_ = document.range_of(file_split.root.start_byte, file_split.root.start_byte + 1)
     else:
         range_ = document.range_of(0, 0)
-    severity = Severity.WARNING if code == "TS005" else Severity.ERROR
-    return Diagnostic(range_, severity, code, message)
+    rule = CATALOG.rules.get(code)
+    return Diagnostic(range_, rule.severity if rule is not None else Severity.ERROR, code, message)

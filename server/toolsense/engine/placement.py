@@ -61,7 +61,7 @@ def syntax_errors(document: Document) -> list[tuple[int, int, str]]:
 
 
 def syntax_errors_in(root: Node, size: int) -> list[tuple[int, int, str]]:
-    if not root.has_error:
+    if not (root.has_error or root.is_error):
         return []
     found: list[tuple[int, int, str]] = []
     stack = [root]
@@ -69,18 +69,30 @@ def syntax_errors_in(root: Node, size: int) -> list[tuple[int, int, str]]:
         node = stack.pop()
         if node.is_missing:
             found.append(_missing(node))
-            continue
-        if node.is_error and node is not root:
-            found.append(_error(node))
-            continue
-        if node.is_error:
-            end_problem = _end_of_input(node, size)
-            if end_problem is not None:
-                found.append(end_problem)
-        stack.extend(child for child in reversed(node.children) if child.has_error)
+        elif node.is_error and (node is root or (node.parent is not None and node.parent.type == "document")):
+            found.extend(_top_error(node, size))
+        elif node.is_error:
+            found.extend(_error(node))
+        else:
+            stack.extend(child for child in reversed(node.children) if child.has_error or child.is_error)
     if not found:
         found.append((size, size, "Syntax error: unexpected end of input"))
     found.sort()
+    return found[:_MAX_SYNTAX_ERRORS]
+
+
+def _top_error(node: Node, size: int) -> list[tuple[int, int, str]]:
+    """A document-level ERROR (tree-sitter could not parse the text as a whole): what is left open at the
+    end, plus the errors inside its fragments; else the node itself described."""
+    found: list[tuple[int, int, str]] = []
+    end_problem = _end_of_input(node, size)
+    if end_problem is not None:
+        found.append(end_problem)
+    inner = [child for child in node.children if child.has_error or child.is_error]
+    if inner:
+        found.extend(problem for child in inner for problem in syntax_errors_in(child, size))
+    if not found:
+        found.extend(_error(node))
     return found
 
 
@@ -94,11 +106,13 @@ def _missing(node: Node) -> tuple[int, int, str]:
     return node.start_byte, node.start_byte, f"Syntax error: expected '{node.type}'"
 
 
-def _error(node: Node) -> tuple[int, int, str]:
-    """What a (non-root) ERROR node most likely means."""
-    leaf = _lexical_error(node)
-    if leaf is not None:
-        return leaf
+def _error(node: Node) -> list[tuple[int, int, str]]:
+    """What a (non-root) ERROR node most likely means: its stray tokens, else a missing comma or colon, …"""
+    lexical = _lexical_errors(node)
+    return lexical or [_structural_error(node)]
+
+
+def _structural_error(node: Node) -> tuple[int, int, str]:
     children = node.children
     named = [child for child in children if child.type != "comment"]
     after = node.next_sibling
@@ -134,10 +148,11 @@ def _error(node: Node) -> tuple[int, int, str]:
     return node.start_byte, min(end, node.start_byte + 200), f"Syntax error: unexpected {_quoted(first)}"
 
 
-def _lexical_error(node: Node) -> tuple[int, int, str] | None:
-    """An ERROR leaf inside node: characters that are no JSON token (`tru`, `'a'`, a bare key)."""
+def _lexical_errors(node: Node) -> list[tuple[int, int, str]]:
+    """The ERROR leaves inside node: characters that are no JSON token (`tru`, `'a'`, a bare key)."""
+    found: list[tuple[int, int, str]] = []
     stack = [node]
-    while stack:
+    while stack and len(found) < _MAX_SYNTAX_ERRORS:
         current = stack.pop()
         if current.is_error and current.child_count == 0 and current.end_byte > current.start_byte:
             word = (current.text or b"").decode("utf-8", "replace")
@@ -151,9 +166,10 @@ def _lexical_error(node: Node) -> tuple[int, int, str] | None:
                 message += ": property names must be double-quoted strings"
             elif word in _BARE_WORDS:
                 message += ": not a JSON value"
-            return current.start_byte, current.end_byte, message
+            found.append((current.start_byte, current.end_byte, message))
+            continue
         stack.extend(child for child in reversed(current.children) if child.is_error or child.has_error)
-    return None
+    return found
 
 
 def _end_of_input(error_root: Node, size: int) -> tuple[int, int, str] | None:
@@ -187,4 +203,5 @@ def _end_of_input(error_root: Node, size: int) -> tuple[int, int, str] | None:
 
 
 def _quoted(node: Node) -> str:
-    return f"'{_describe(node)}'"
+    text = _describe(node)
+    return f'"{text}"' if text.startswith("'") else f"'{text}'"

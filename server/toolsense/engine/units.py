@@ -190,6 +190,26 @@ def _sniff_object(obj: Node) -> UnitKind | None:
     return None
 
 
+def schema_kind(obj: Node) -> UnitKind | None:
+    """The kind a file's own `$schema` names (after the settings' globs, before the content is sniffed).
+
+    Matched on the schema's file name: `…/automation.schema.json` → automation, `…/tool-call.json` → tool call,
+    `…/tools.schema.json` → tool definitions; JSON Schema meta-schemas and other schemas name none of these.
+    """
+    value = _member_value(obj, "$schema")
+    text = string_value(value) if value is not None else None
+    if not text:
+        return None
+    name = text.rstrip("/#").rsplit("/", 1)[-1].lower()
+    if "automation" in name:
+        return "automation"
+    if "call" in name:
+        return "tool_call"
+    if "tool" in name:
+        return "tool"
+    return None
+
+
 def _array_kind(array: Node) -> UnitKind | None:
     for index, element in enumerate(value_children(array)):
         if index >= 8:
@@ -211,10 +231,16 @@ def split(document: Document, kind_hint: UnitKind | None) -> Split:
         return _recovered_split(top, kind_hint)
     values = document_values(top)
     if not values:
-        if any(child.type == "ERROR" for child in top.named_children):
+        errors = [child for child in top.named_children if child.type == "ERROR"]
+        whole = next((e for e in errors if e.child_count and e.children[0].type in ("{", "[")), None)
+        if whole is not None:
+            return _recovered_split(whole, kind_hint)  # tree-sitter could not parse the text as a whole
+        if errors:
             return Split(kind_hint, "none", [], None, None, top)  # nothing but syntax errors
         return Split(kind_hint, "none", [], None, "empty", top)
     root = values[0]
+    if root.type == "object" and len(values) == 1:
+        kind_hint = kind_hint or schema_kind(root)
     if len(values) > 1:
         # JSON Lines: one unit per top-level value.
         kind = kind_hint or next((k for v in values[:8] if v.type == "object" and (k := _sniff_object(v))), None)

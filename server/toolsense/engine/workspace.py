@@ -14,7 +14,7 @@ from ..document.lines import LineTable, Position, Range
 from ..models.definitions import DESCRIPTION_KEY, NAME_KEY, SCHEMA_KEY
 from ..settings import Settings
 from .catalog import UnitKind
-from .checker import Diagnostic, FileReport, UnitCache, check_document
+from .checker import Diagnostic, FileReport, UnitCache, check_document, with_severity
 from .context import CheckContext, ToolInfo, ToolRegistry
 from .findings import Severity
 from .units import Unit, kind_from_path, read_unit, split, with_dialects
@@ -168,7 +168,8 @@ class Workspace:
         results: dict[Path, list[Diagnostic]] = {}
         for path, loaded in self.files.items():
             if loaded.problem is not None:
-                results[path] = [loaded.problem]
+                problem = with_severity(loaded.problem, self.context(loaded.uri))
+                results[path] = [problem] if problem is not None else []
                 continue
             report = self.check(path)
             if report is None:

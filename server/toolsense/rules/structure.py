@@ -434,7 +434,15 @@ def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(unit.value, dict):
         yield Finding(WRONG_TYPE.code, f"Expected a tool definition object, received {json_type_name(unit.value)}")
         return
-    yield from model_findings(model, unit.value, _tool_subject(unit))
+    yield from model_findings(model, _own_keys(unit), _tool_subject(unit))
+
+
+def _own_keys(unit: Unit) -> dict[str, Any]:
+    """The unit's members without a file-level `$schema` (it names the file's kind, not a property)."""
+    value: dict[str, Any] = unit.value
+    if unit.pointer == () and "$schema" in value:
+        return {key: member for key, member in value.items() if key != "$schema"}
+    return value
 
 
 def _tool_subject(unit: Unit) -> str:
@@ -458,7 +466,7 @@ def call_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(unit.value, dict):
         yield Finding(WRONG_TYPE.code, f"Expected a tool call object, received {json_type_name(unit.value)}")
         return
-    yield from model_findings(model, unit.value, "tool call")
+    yield from model_findings(model, _own_keys(unit), "tool call")
 
 
 @CATALOG.unit_check("automation")
@@ -470,7 +478,7 @@ def automation_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     name = value.get("name")
     subject = f"automation '{name}'" if isinstance(name, str) else "automation"
     trigger = value.get("trigger_type")
-    for finding in model_findings(Automation, value, subject):
+    for finding in model_findings(Automation, _own_keys(unit), subject):
         if (finding.code, finding.pointer) not in _AUTOMATION_SPECIFIC:
             yield finding
     config = value.get("trigger_config", {})
