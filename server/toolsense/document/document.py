@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -194,3 +195,17 @@ class Document:
 
     def slice(self, start: int, end: int) -> bytes:
         return bytes(self.data[start:end])
+
+    def snapshot(self) -> Document:
+        """A copy to read on another thread while this document keeps taking edits (the language server checks
+        large files off its event loop). It keeps the serial and the edit log, so a `UnitCache` follows the
+        original and its snapshots alike; bytes, line table, tree (an O(1) tree-sitter copy) and parser are its own.
+        """
+        tree = self.tree  # settle a pending fresh parse here, on the owner's thread
+        snap = copy.copy(self)
+        snap.data = bytearray(self.data)
+        snap.lines = copy.copy(self.lines)
+        snap.parser = new_parser()
+        snap._tree = tree.copy()
+        snap._edit_log = list(self._edit_log)
+        return snap

@@ -76,7 +76,7 @@ def register(server: ToolsenseServer) -> None:
         await wait_for_debounce(server, od)
         if server.documents.get(od.uri) is not od:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
-        server.ensure_checked(od)
+        await server.wait_checked(od)
         if params.previous_result_id is not None and params.previous_result_id == od.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=od.result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=od.diagnostics, result_id=od.result_id)
@@ -91,7 +91,7 @@ def register(server: ToolsenseServer) -> None:
             od = server.documents.get(uri)
             if od is None:
                 continue
-            server.ensure_checked(od)
+            await server.wait_checked(od)
             if previous.get(uri) == od.result_id:
                 items.append(
                     types.WorkspaceUnchangedDocumentDiagnosticReport(

@@ -20,6 +20,7 @@ result is published with that version: results for an older version are never pu
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import importlib
 import inspect
@@ -43,7 +44,7 @@ from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..document.lines import Position, PositionEncoding, Range
 from ..engine.catalog import UnitKind
-from ..engine.checker import Diagnostic, check_document
+from ..engine.checker import Diagnostic, FileReport, check_document
 from ..engine.context import CheckContext, ToolInfo, ToolRegistry
 from ..engine.findings import Severity, Target
 from ..engine.placement import place
@@ -75,6 +76,9 @@ FEATURE_MODULES = (
 T = TypeVar("T")
 _DISK_CACHE_SIZE = 4
 _MAX_RELATED_FILE_BYTES = 64 * 1024 * 1024
+BACKGROUND_CHECK_BYTES = 1_000_000
+"""Documents larger than this are checked off the event loop when every unit must be checked (first check,
+settings or registry change), so requests keep being answered during a check of several seconds."""
 _MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
 """The debounce after an edit is at least the last keystroke check's duration, up to this (hardening)."""
 
@@ -135,6 +139,9 @@ class ToolsenseServer(LanguageServer):
         self.caps = ClientSupport()
         self.roots: list[Path] = []
         self.models: Any = None
+        self._registry_copy: tuple[int, ToolRegistry] | None = None
+        self.check_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-check")
+        """Expensive checks of large documents run here, one at a time (see `_check_in_background`)."""
         self.index_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-index")
         """Background indexing gets its own thread: pygls reads stdin through its default pool."""
         self.disk_documents: OrderedDict[str, tuple[float, Document]] = OrderedDict()
@@ -206,10 +213,6 @@ class ToolsenseServer(LanguageServer):
         task = asyncio.ensure_future(runner())
         self.background.add(task)
         task.add_done_callback(self.background.discard)
-
-    @property
-    def loop_(self) -> asyncio.AbstractEventLoop:
-        return asyncio.get_event_loop()
 
     def show(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
         try:
@@ -284,6 +287,9 @@ class ToolsenseServer(LanguageServer):
                 assert od.raw is not None
                 od.raw.apply_change(change.text, range_)
         od.version = version
+        now = time.perf_counter()
+        od.edit_gap_ms = (now - od.last_edit_at) * 1000
+        od.last_edit_at = now
         if od.document is not None:
             od.document.version = version
         size = len(od.data)
@@ -307,9 +313,10 @@ class ToolsenseServer(LanguageServer):
         if od.timer is not None:
             od.timer.cancel()
         delay: float = self.settings.diagnostics.debounce_ms if delay_ms is None else delay_ms
-        if delay_ms is None:
-            # Adaptive: wait at least as long as the last keystroke check took (bounded), so a burst of edits
-            # on a large file is not checked once per edit while requests queue behind the checks.
+        if delay_ms is None and od.edit_gap_ms < od.edit_check_ms:
+            # Edits arrive faster than a check takes (an edit storm on a large file): wait at least as long as
+            # the last keystroke check took (bounded), so the burst is checked once rather than once per edit
+            # while requests queue behind the checks. Ordinary typing keeps the configured debounce.
             delay = max(delay, min(od.edit_check_ms, _MAX_ADAPTIVE_DEBOUNCE_MS))
         loop = asyncio.get_event_loop()
         od.timer = loop.call_later(delay / 1000, self._timer_fired, od.uri, reason)
@@ -325,35 +332,127 @@ class ToolsenseServer(LanguageServer):
             log.exception("checking %s failed", uri)
 
     def ensure_checked(self, od: OpenDocument) -> None:
-        """Bring the document's diagnostics up to date now (a pull request, a code action)."""
-        if od.stale():
+        """Bring the document's diagnostics up to date now (a code action). While a background check of the
+        document runs, the last report stays (use `wait_checked` to wait for it)."""
+        if od.stale() and od.inflight is None:
             if od.timer is not None:
                 od.timer.cancel()
                 od.timer = None
             self.check(od, "request")
 
+    async def wait_checked(self, od: OpenDocument) -> None:
+        """Like `ensure_checked`, but waits for background checks (a pull request)."""
+        while od.uri in self.documents:
+            if od.inflight is not None:
+                await asyncio.shield(od.inflight)
+                continue
+            if not od.stale():
+                return
+            if od.timer is not None:
+                od.timer.cancel()
+                od.timer = None
+            self.check(od, "request")
+
+    def _expensive(self, od: OpenDocument) -> bool:
+        """A check that may take seconds: a large document checked for the first time or after something it
+        depends on changed (every unit is checked again). Those run off the event loop."""
+        return len(od.data) > BACKGROUND_CHECK_BYTES and (od.report is None or od.dirty)
+
     def check(self, od: OpenDocument, reason: str = "edit") -> None:
         """Check the current text, remember the report, feed the registry, publish (push clients)."""
+        if od.inflight is not None:
+            od.rerun = True  # a background check of an older text is running: check again when it is done
+            return
         started = time.perf_counter()
         if od.document is None:
             od.report = None
             od.diagnostics = [self._too_large(od)]
+        elif self._expensive(od):
+            self._check_in_background(od, reason)
+            return
         else:
             report = check_document(od.document, self.context_for(od.uri), od.kind_hint, od.cache, self.resolve_range)
-            od.report = report
-            self._refresh_index(od)
-            self._feed_registry(od)
             related = self.caps.related_information
-            od.diagnostics = [to_lsp_diagnostic(d, related, self.client_uri) for d in report.diagnostics]
+            diagnostics = [to_lsp_diagnostic(d, related, self.client_uri) for d in report.diagnostics]
+            self._adopt(od, report, diagnostics)
+        self._checked(od, reason, started)
+
+    def _registry_snapshot(self) -> ToolRegistry:
+        """A copy of the registry for a background check (the event loop keeps changing the original)."""
+        registry = self.registry
+        cached = self._registry_copy
+        if cached is None or cached[0] != registry.version:
+            copy = dataclasses.replace(
+                registry, by_uri=dict(registry.by_uri), changes_by_uri=dict(registry.changes_by_uri)
+            )
+            cached = self._registry_copy = (registry.version, copy)
+        return cached[1]
+
+    def _checked(self, od: OpenDocument, reason: str, started: float) -> None:
         od.checked_version = od.version
         od.serial += 1
-        od.dirty = False
         if reason == "edit":
             od.edit_check_ms = (time.perf_counter() - started) * 1000
         if not self.caps.pull_diagnostics:
             self.publish(od)
         elif reason != "request":
             self.request_refresh()
+
+    def _adopt(self, od: OpenDocument, report: FileReport, diagnostics: list[types.Diagnostic]) -> None:
+        od.report = report
+        od.dirty = False
+        od.diagnostics = diagnostics
+        self._refresh_index(od)
+        self._feed_registry(od)
+
+    def _check_in_background(self, od: OpenDocument, reason: str) -> None:
+        """Check a snapshot on the check thread; requests are answered meanwhile (on the live document). The
+        result is used only if the text did not change in the meantime; otherwise the document is checked again."""
+        assert od.document is not None
+        snapshot = od.document.snapshot()
+        version = od.version
+        registry = self._registry_snapshot()
+        context = CheckContext(self.settings, registry, od.uri, self.settings.trusted, self.models)
+        related = self.caps.related_information
+        kind_hint, cache = od.kind_hint, od.cache
+        od.dirty = False  # set again by anything that changes while the check runs
+        started = time.perf_counter()
+        loop = asyncio.get_event_loop()
+
+        async def resolve_on_loop(uri: str, pointer: Pointer, target: str) -> Range | None:
+            return self.resolve_range(uri, pointer, target)
+
+        def resolve(uri: str, pointer: Pointer, target: str) -> Range | None:
+            # Other documents are read on the event loop, which owns them (it is never blocked on this thread).
+            return asyncio.run_coroutine_threadsafe(resolve_on_loop(uri, pointer, target), loop).result(30)
+
+        def work() -> tuple[FileReport, list[types.Diagnostic]]:
+            report = check_document(snapshot, context, kind_hint, cache, resolve)
+            return report, [to_lsp_diagnostic(d, related, self.client_uri) for d in report.diagnostics]
+
+        future = loop.run_in_executor(self.check_executor, work)
+        od.inflight = future
+
+        def done(finished: asyncio.Future[tuple[FileReport, list[types.Diagnostic]]]) -> None:
+            od.inflight = None
+            if self.documents.get(od.uri) is not od:
+                return
+            try:
+                report, diagnostics = finished.result()
+            except Exception:
+                log.exception("checking %s failed", od.uri)
+                return
+            if od.version == version and od.document is not None:
+                od.document.checked_edit_count = snapshot.edit_count
+                self._adopt(od, report, diagnostics)
+                self._checked(od, reason, started)
+            else:
+                od.dirty = True  # the result is for an older text: never published
+            if od.rerun or od.stale():
+                od.rerun = False
+                self.schedule_check(od, 0, reason)
+
+        future.add_done_callback(done)
 
     def _too_large(self, od: OpenDocument) -> types.Diagnostic:
         size = len(od.data)

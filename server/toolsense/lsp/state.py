@@ -62,6 +62,12 @@ class OpenDocument:
     dirty: bool = True
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
     timer: asyncio.TimerHandle | None = None
+    inflight: asyncio.Future[Any] | None = None
+    """A background check of a snapshot of this document, while it runs."""
+    rerun: bool = False
+    last_edit_at: float = 0.0
+    edit_gap_ms: float = 1e9
+    """Time between the last two edits: shorter than a check means an edit storm (see `schedule_check`)."""
     edit_check_ms: float = 0.0
     """How long the last check after an edit took: the debounce is at least this long (see `schedule_check`)."""
     tool_memo: dict[tuple[int, str | None, tuple[Any, ...]], tuple[Any, list[ToolInfo]]] = field(default_factory=dict)
