@@ -89,8 +89,12 @@ def _top_error(node: Node, size: int) -> list[tuple[int, int, str]]:
     if end_problem is not None:
         found.append(end_problem)
     inner = [child for child in node.children if child.has_error or child.is_error]
-    if inner:
-        found.extend(problem for child in inner for problem in syntax_errors_in(child, size))
+    for child in inner:
+        # Stop at the cap: a hopelessly broken file has tens of thousands of fragments, and describing each
+        # one asks tree-sitter for siblings (linear in their number), which made the whole quadratic.
+        if len(found) >= _MAX_SYNTAX_ERRORS:
+            break
+        found.extend(syntax_errors_in(child, size))
     if not found:
         found.extend(_error(node))
     return found
