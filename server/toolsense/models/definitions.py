@@ -308,6 +308,13 @@ class PollingConfig(StrictModel):
     filter: Condition | None = Field(default=None, description="Fire only for data matching this condition.")
     service: str | None = Field(default=None, description="Service name (informational).")
     event_type: str | None = Field(default=None, description="Event name (informational).")
+    aggregation_mode: Literal["latest", "all", "per_item"] | None = Field(
+        default=None,
+        description=(
+            "How polled items reach the actions: 'latest' (the newest item, fields at the top level), 'all' (the "
+            "whole list as trigger_data) or 'per_item' (one run per item)."
+        ),
+    )
 
 
 class RecurringConfig(StrictModel):
