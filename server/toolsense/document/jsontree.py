@@ -135,9 +135,10 @@ class TooDeep(ValueError):
         self.offset = offset
 
 
-MAX_DEPTH = 256
-"""Deepest nesting read into Python values. Real tool definitions nest a few dozen levels at most; rules walk
-values recursively, so a cap keeps a hostile 10,000-level file from reaching Python's recursion limit."""
+MAX_DEPTH = 128
+"""Deepest nesting of a unit that toolsense reads into Python values and checks. Real tool definitions nest a
+few dozen levels at most; rules walk values recursively and pydantic's JSON parser stops at 200 levels, so a cap
+well below both keeps a hostile 10,000-level file to one clear TS006 diagnostic."""
 
 
 def to_value(node: Node) -> Any:

@@ -136,6 +136,9 @@ class LineTable:
         offset = min(max(offset, 0), len(data))
         line = self.line_of(offset)
         start = int(self.starts[line])
+        if offset > start and data[offset - 1] == 0x0D:
+            # Between the \r and the \n of a CRLF: no LSP position is there; use the end of the line's text.
+            offset -= 1
         chunk = bytes(data[start:offset])
         if chunk.isascii() or encoding == "utf-8":
             return Position(line, len(chunk))
