@@ -27,6 +27,7 @@ from .automation_scope import AutomationView, Env, similar
 from .instances import build_validator, safe_search
 from .structure import json_type_name, placeholder_for, short_repr, snippet_for
 from .template_syntax import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
+from .templates import template_type_finding
 
 FAMILY = "Automations: actions and tools"
 
@@ -297,10 +298,18 @@ def parameter_findings(
     if missing:
         yield _missing(tool, missing, schema, base, present, guesses)
 
+    literal: dict[str, Any] = {}
     for key, value in parameters.items():
         if key not in by_name:
             continue
-        yield from _value_findings(value, schema, (key,), tool, base, dialect)
+        if _templated(value):
+            finding = template_type_finding(value, subschemas_at(schema, (key,)), tool, key, (*base, key))
+            if finding is not None:
+                yield finding
+        else:
+            literal[key] = value
+    if literal:
+        yield from _value_findings(literal, schema, tool, base, dialect)
 
 
 def _required_names(node: dict[str, Any]) -> list[str]:
@@ -348,21 +357,12 @@ def _missing(
 
 
 def _value_findings(
-    value: Any, schema: dict[str, Any], path: tuple[str], tool: str, base: Pointer, dialect: str | None
+    literal: dict[str, Any], schema: dict[str, Any], tool: str, base: Pointer, dialect: str | None
 ) -> Iterator[Finding]:
-    """One parameter's value against its property schema (validated in the root schema, so $refs resolve)."""
-    key = path[0]
-    prop_schemas = subschemas_at(schema, path)
-    if isinstance(value, str) and has_template(value):
-        from .templates import template_type_finding
-
-        finding = template_type_finding(value, prop_schemas, tool, key, (*base, key))
-        if finding is not None:
-            yield finding
-        return
+    """The literal parameter values against the whole input schema, in one validation ($refs resolve)."""
     try:
         validator = build_validator(schema, dialect)
-        errors = list(validator.iter_errors({key: value}))
+        errors = list(validator.iter_errors(literal))
     except Exception:  # a broken or remote schema: the tool-definition rules report it
         return
     for error in errors:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..document.jsontree import Pointer
@@ -418,9 +418,13 @@ class NormalizedShape(Shape):
 
 @dataclass(frozen=True)
 class Env:
-    """What the rules know besides the unit: the registry's tools and sample outputs."""
+    """What the rules know besides the unit: the registry's tools and sample outputs.
+
+    Made for one check (or one editor request); it remembers the shapes it built meanwhile.
+    """
 
     ctx: CheckContext
+    _shapes: dict[tuple[str, str], Shape | None] = field(default_factory=dict, compare=False, repr=False)
 
     def tool(self, name: str | None) -> ToolInfo | None:
         if not name:
@@ -459,6 +463,12 @@ class Env:
         """What a tool returns (normalised), from its outputSchema and/or a sample file; OPEN when unknown."""
         if not tool_name:
             return OPEN
+        key = ("output", f"{tool_name}\0{label}")
+        if key not in self._shapes:
+            self._shapes[key] = self._output_shape(tool_name, label)
+        return self._shapes[key] or OPEN
+
+    def _output_shape(self, tool_name: str, label: str | None) -> Shape:
         origin = label or f"{tool_name} output"
         parts: list[Shape] = []
         tool = self.tool(tool_name)
@@ -473,6 +483,16 @@ class Env:
 
     def trigger_shape(self, view: AutomationView) -> Shape | None:
         """The trigger data's shape; None when the trigger provides none (schedules, manual)."""
+        config = view.trigger_config
+        key = (
+            "trigger",
+            f"{view.trigger_type}\0{view.source_tool}\0{config.get('service')}\0{config.get('event_type')}",
+        )
+        if key not in self._shapes:
+            self._shapes[key] = self._trigger_shape(view)
+        return self._shapes[key]
+
+    def _trigger_shape(self, view: AutomationView) -> Shape | None:
         if view.trigger_type == "polling":
             return self.output_shape(view.source_tool)
         if view.trigger_type == "webhook":
@@ -617,11 +637,18 @@ def filter_keys(view: AutomationView) -> tuple[str, ...]:
 def references(view: AutomationView) -> Iterator[Reference]:
     """Every template path and condition path of the automation (templates first, in document order)."""
     for site in string_sites(view):
-        if "{{" not in site.text:
-            continue
-        for token in scan(site.text):
-            if token.kind in ("path", "raw") and token.segments:
-                yield Reference(site.pointer, site.where, token, token.segments, (token.start, token.end), site.text)
+        if "{{" in site.text:
+            yield from template_references(site, scan(site.text))
+    yield from condition_references(view)
+
+
+def template_references(site: StringSite, tokens: Iterable[Token]) -> Iterator[Reference]:
+    for token in tokens:
+        if token.kind in ("path", "raw") and token.segments:
+            yield Reference(site.pointer, site.where, token, token.segments, (token.start, token.end), site.text)
+
+
+def condition_references(view: AutomationView) -> Iterator[Reference]:
     for clause, pointer, where in condition_sites(view):
         path = clause.get("path")
         if isinstance(path, str) and path:

@@ -17,7 +17,16 @@ from ..engine.context import CheckContext
 from ..engine.findings import Finding, Fix, Related, ReplaceInString, Severity
 from ..engine.schemas import json_types
 from ..engine.units import Unit
-from .automation_scope import AutomationView, Env, Reference, Resolution, references, resolve, string_sites
+from .automation_scope import (
+    AutomationView,
+    Env,
+    Reference,
+    Resolution,
+    condition_references,
+    resolve,
+    string_sites,
+    template_references,
+)
 from .preflight import OUTPUT_PATH, TRIGGER_PATH
 from .template_syntax import Token, parse_path, scan
 
@@ -103,15 +112,18 @@ def automation_templates(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     view = AutomationView.of(unit.value)
     if view is None:
         return
+    env = Env(ctx)
     for site in string_sites(view):
         if "{" not in site.text and "}}" not in site.text:
             continue
-        for token in scan(site.text):
+        tokens = scan(site.text)
+        for token in tokens:
             finding = syntax_finding(token, site.pointer)
             if finding is not None:
                 yield finding
-    env = Env(ctx)
-    for ref in references(view):
+        for ref in template_references(site, tokens):
+            yield from reference_findings(view, ref, resolve(view, env, ref.where, ref.segments))
+    for ref in condition_references(view):
         yield from reference_findings(view, ref, resolve(view, env, ref.where, ref.segments))
 
 
