@@ -190,6 +190,11 @@ class Document:
     def range_of(self, start: int, end: int) -> Range:
         return Range(self.position_at(start), self.position_at(end))
 
+    def ranges_of(self, spans: list[tuple[int, int]]) -> list[Range]:
+        """Many byte spans as LSP ranges, with one vectorised line lookup."""
+        positions = self.lines.positions_at(self.data, [offset for span in spans for offset in span], self.encoding)
+        return [Range(positions[i], positions[i + 1]) for i in range(0, len(positions), 2)]
+
     def node_range(self, node: Node) -> Range:
         return self.range_of(node.start_byte, node.end_byte)
 

@@ -134,7 +134,20 @@ class LineTable:
 
     def position_at(self, data: bytes | bytearray, offset: int, encoding: PositionEncoding) -> Position:
         offset = min(max(offset, 0), len(data))
-        line = self.line_of(offset)
+        return self._position(data, offset, self.line_of(offset), encoding)
+
+    def positions_at(self, data: bytes | bytearray, offsets: list[int], encoding: PositionEncoding) -> list[Position]:
+        """Many positions at once: one vectorised line lookup (a check places thousands of diagnostics)."""
+        if not offsets:
+            return []
+        clamped = np.clip(np.asarray(offsets, dtype=np.int64), 0, len(data))
+        lines = np.searchsorted(self.starts, clamped, side="right") - 1
+        return [
+            self._position(data, offset, line, encoding)
+            for offset, line in zip(clamped.tolist(), lines.tolist(), strict=True)
+        ]
+
+    def _position(self, data: bytes | bytearray, offset: int, line: int, encoding: PositionEncoding) -> Position:
         start = int(self.starts[line])
         if offset > start and data[offset - 1] == 0x0D:
             # Between the \r and the \n of a CRLF: no LSP position is there; use the end of the line's text.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +67,8 @@ class _Placed:
     end: int
     related: tuple[tuple[Related, int, int] | Related, ...]
     """Each related location placed inside the unit (relative offsets), or left to place on every check."""
+    resolved: tuple[Severity, Finding] | None = None
+    """The finding with its resolved severity (made once, reused while the severity stays the same)."""
 
 
 @dataclass
@@ -196,6 +198,7 @@ def check_document(
     fingerprint = ctx.fingerprint()
     checked = 0
     placer = _Placer(document, file_split, related_resolver)
+    batches: list[tuple[list[_Placed], int]] = []
     for entry, unit, span in zip(entries, units, file_split.spans, strict=True):
         entry.unit = unit
         if entry.findings is None or entry.fingerprint != fingerprint or entry.checked_as != (unit.kind, unit.dialect):
@@ -213,7 +216,7 @@ def check_document(
             placed = [placer.in_unit(span, finding) for finding in entry.findings]
             if unit.clean:
                 entry.placed, entry.placed_pointer = placed, span.pointer
-        diagnostics.extend(placer.diagnostics(placed, unit.start, ctx))
+        batches.append((placed, unit.start))
 
     kind = file_split.kind
     if kind is not None and (file_split.base is not None or file_split.spans):
@@ -224,7 +227,8 @@ def check_document(
                 log.exception("file check failed")
                 name = getattr(file_check, "__name__", repr(file_check))
                 file_findings = [Finding("TS900", f"Internal error in file check {name}: {error!r}", target="parent")]
-            diagnostics.extend(placer.diagnostics([placer.absolute(f) for f in file_findings], 0, ctx))
+            batches.append(([placer.absolute(f) for f in file_findings], 0))
+    diagnostics.extend(placer.diagnostics(batches, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
     return FileReport(kind, diagnostics, units, [s.node for s in file_split.spans], file_split, checked)
 
@@ -320,13 +324,21 @@ class _Placer:
             return place_bytes(self.base, pointer, target, span)
         return 0, 0
 
-    def diagnostics(self, placed: list[_Placed], origin: int, ctx: CheckContext) -> Iterator[Diagnostic]:
+    def diagnostics(self, batches: list[tuple[list[_Placed], int]], ctx: CheckContext) -> list[Diagnostic]:
+        """Diagnostics for placed findings, each batch with the byte offset its placements are relative to;
+        all ranges are converted in one vectorised pass."""
         document = self.document
-        for item in placed:
-            finding = item.finding
-            severity = resolve_severity(finding, ctx)
-            if severity is None:
-                continue
+        kept: list[tuple[_Placed, Severity, int]] = []
+        spans: list[tuple[int, int]] = []
+        for placed, origin in batches:
+            for item in placed:
+                severity = resolve_severity(item.finding, ctx)
+                if severity is None:
+                    continue
+                kept.append((item, severity, origin))
+                spans.append((origin + item.start, origin + item.end))
+        result: list[Diagnostic] = []
+        for (item, severity, origin), range_ in zip(kept, document.ranges_of(spans), strict=True):
             related: list[RelatedLocation] = []
             for entry in item.related:
                 if isinstance(entry, tuple):
@@ -334,18 +346,13 @@ class _Placer:
                     related.append(
                         RelatedLocation(document.uri, document.range_of(origin + r_start, origin + r_end), info.message)
                     )
-                else:
-                    located = self._elsewhere(entry)
-                    if located is not None:
-                        related.append(located)
-            yield Diagnostic(
-                document.range_of(origin + item.start, origin + item.end),
-                severity,
-                finding.code,
-                finding.message,
-                dataclasses.replace(finding, severity=severity),
-                tuple(related),
-            )
+                elif (located := self._elsewhere(entry)) is not None:
+                    related.append(located)
+            if item.resolved is None or item.resolved[0] != severity:
+                item.resolved = (severity, dataclasses.replace(item.finding, severity=severity))
+            finding = item.resolved[1]
+            result.append(Diagnostic(range_, severity, finding.code, finding.message, finding, tuple(related)))
+        return result
 
     def _elsewhere(self, related: Related) -> RelatedLocation | None:
         """A related location given by uri: this document (absolute pointer) or another one (the resolver)."""
