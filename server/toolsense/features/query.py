@@ -26,6 +26,9 @@ from .providers import CursorQuery, UnitRef
 from .tolerant import read_partial
 
 _MAX_TOLERANT_READ = 2 * 1024 * 1024
+_MAX_CURSOR_DEPTH = 512
+"""Deeper nesting than this between the scan start and the cursor gets no cursor context: the token scan keeps
+a pointer per level, so absurd nesting (`[[[[…` a hundred thousand deep) would cost quadratic memory."""
 """Largest unit read with the (Python, node by node) tolerant reader when `json.loads` rejects its text."""
 
 
@@ -120,6 +123,16 @@ def unit_dialect(kind: UnitKind, value: Any, known: str | None) -> str | None:
     return "automation"
 
 
+def _scan(data: bytes | bytearray, start: int, base: Pointer, offset: int) -> CursorContext:
+    """`cursor_context`, refused (an empty context) when the nesting before the cursor is absurdly deep."""
+    depth = data.count(b"[", start, offset) + data.count(b"{", start, offset)
+    if depth > _MAX_CURSOR_DEPTH:
+        depth -= data.count(b"]", start, offset) + data.count(b"}", start, offset)
+        if depth > _MAX_CURSOR_DEPTH:
+            return CursorContext("none", base, "none", "", offset, offset, False, frozenset())
+    return cursor_context(data, start, base, offset)
+
+
 def _skip_separators(data: bytes | bytearray, i: int, limit: int) -> int:
     while i < limit and data[i] in b" \t\r\n,":
         i += 1
@@ -139,13 +152,13 @@ def locate_cursor(document: Document, index: UnitIndex, offset: int) -> tuple[Cu
             # After this unit: maybe in a new unit not yet in the index (typed since the last check).
             last = pointer[-1]
             next_pointer: Pointer = (*pointer[:-1], last + 1) if isinstance(last, int) else pointer
-            context = cursor_context(data, node.end_byte, next_pointer, offset)
+            context = _scan(data, node.end_byte, next_pointer, offset)
             if context.container == "none":
                 return context, None
             new_start = _skip_separators(data, node.end_byte, offset)
             value = read_value(document, new_start)
             return context, UnitRef(kind, next_pointer, new_start, value, unit_dialect(kind, value, None))
-        context = cursor_context(data, start, pointer, offset)
+        context = _scan(data, start, pointer, offset)
         if kind is None or (context.container == "none" and context.slot == "none"):
             return context, None
         value = read_value(document, start, index.values[position])
@@ -154,7 +167,7 @@ def locate_cursor(document: Document, index: UnitIndex, offset: int) -> tuple[Cu
     root = root_value(document.root) if document.root.type == "document" else None
     usable = root is not None and root.type in ("object", "array") and root.start_byte <= offset
     scan_start = root.start_byte if root is not None and usable else _skip_separators(data, 0, offset)
-    context = cursor_context(data, scan_start, (), offset)
+    context = _scan(data, scan_start, (), offset)
     if kind is None:
         return context, None
     depth = _unit_depth(index, context.pointer, data, scan_start)
