@@ -604,17 +604,6 @@ def iter_clauses(condition: Any, pointer: Pointer, depth: int = 0) -> Iterator[t
     yield condition, pointer
 
 
-def iter_groups(condition: Any, pointer: Pointer, depth: int = 0) -> Iterator[tuple[dict[str, Any], Pointer]]:
-    if not isinstance(condition, dict) or depth > 64:
-        return
-    if "clauses" in condition or "operator" in condition:
-        yield condition, pointer
-        clauses = condition.get("clauses")
-        if isinstance(clauses, list):
-            for index, clause in enumerate(clauses):
-                yield from iter_groups(clause, (*pointer, "clauses", index), depth + 1)
-
-
 def condition_sites(view: AutomationView) -> Iterator[tuple[dict[str, Any], Pointer, Where]]:
     """Every condition clause: actions' conditions, the polling `filter` and the webhook `filters`."""
     for action in view.actions:

@@ -10,7 +10,6 @@ what a model cannot say: `value` is required except for exists/not_exists, where
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -117,10 +116,3 @@ def _numeric(value: Any) -> bool:
             return False
         return True
     return False
-
-
-def clause_json(op: str) -> str:
-    """A clause skeleton for an op (used by completion)."""
-    if op in NO_VALUE_OPS:
-        return json.dumps({"path": "", "op": op})
-    return json.dumps({"path": "", "op": op, "value": 0 if op in _ORDERING else ""})
