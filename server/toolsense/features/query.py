@@ -17,7 +17,7 @@ from tree_sitter import Node
 
 from ..document.cursor import CursorContext, cursor_context
 from ..document.document import ByteEdit, Document
-from ..document.jsontree import Pointer
+from ..document.jsontree import Pointer, pair_key, value_children
 from ..engine.catalog import UnitKind
 from ..engine.context import ToolRegistry
 from ..engine.units import Split, call_dialect, root_value, split, tool_dialect
@@ -133,6 +133,47 @@ def _scan(data: bytes | bytearray, start: int, base: Pointer, offset: int) -> Cu
     return cursor_context(data, start, base, offset)
 
 
+def inner_container(
+    document: Document, unit_start: int, unit_pointer: Pointer, offset: int
+) -> tuple[int, Pointer] | None:
+    """Where the token scan may start instead of the unit's start: the innermost object or array around the
+    cursor, when the tree there is sound (no syntax error inside it or on the way up to the unit).
+
+    The scan is a Python loop over bytes (about a microsecond each), so scanning a few hundred bytes instead of
+    a 5 KB tool keeps completion well under a millisecond. Its pointer comes from the tree, relative to the unit.
+    """
+    node: Node | None = document.root.descendant_for_byte_range(offset, offset)
+    container = None
+    while node is not None and node.start_byte >= unit_start:
+        if node.is_error:
+            return None
+        if node.type in ("object", "array") and node.start_byte < offset < node.end_byte:
+            container = node
+            break
+        node = node.parent
+    if container is None or container.has_error or container.start_byte == unit_start:
+        return None
+    parts: list[str | int] = []
+    node = container
+    while node.start_byte != unit_start:
+        parent = node.parent
+        if parent is None or parent.start_byte < unit_start:
+            return None
+        if parent.type == "pair":
+            key = pair_key(parent)
+            holder = parent.parent
+            if key is None or parent.child_by_field_name("value") != node or holder is None or holder.type != "object":
+                return None
+            parts.append(key)
+            node = holder
+        elif parent.type == "array":
+            parts.append(sum(1 for child in value_children(parent) if child.start_byte < node.start_byte))
+            node = parent
+        else:
+            return None
+    return container.start_byte, (*unit_pointer, *reversed(parts))
+
+
 def _skip_separators(data: bytes | bytearray, i: int, limit: int) -> int:
     while i < limit and data[i] in b" \t\r\n,":
         i += 1
@@ -158,7 +199,9 @@ def locate_cursor(document: Document, index: UnitIndex, offset: int) -> tuple[Cu
             new_start = _skip_separators(data, node.end_byte, offset)
             value = read_value(document, new_start)
             return context, UnitRef(kind, next_pointer, new_start, value, unit_dialect(kind, value, None))
-        context = _scan(data, start, pointer, offset)
+        inner = inner_container(document, start, pointer, offset) if node is not None else None
+        scan_start, base = inner if inner is not None else (start, pointer)
+        context = _scan(data, scan_start, base, offset)
         if kind is None or (context.container == "none" and context.slot == "none"):
             return context, None
         value = read_value(document, start, index.values[position])

@@ -501,6 +501,13 @@ def _refs(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Iterator[F
             )
             continue
         if _resolves(schema, fragment, anchors):
+            cycle = _ref_cycle(schema, ref)
+            if cycle is not None:
+                yield Finding(
+                    UNRESOLVED_REF.code,
+                    f"$ref {short_repr(ref)} never reaches a schema: {' → '.join(cycle)} is a cycle",
+                    pointer,
+                )
             continue
         candidates = closest(ref, definitions, limit=2, cutoff=0.5)
         message = f"$ref {short_repr(ref)} does not resolve inside the schema"
@@ -511,6 +518,20 @@ def _refs(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Iterator[F
             for i, c in enumerate(candidates)
         )
         yield Finding(UNRESOLVED_REF.code, message, pointer, fixes=fixes)
+
+
+def _ref_cycle(schema: dict[str, Any], ref: str) -> list[str] | None:
+    """The chain of local `$ref`s that only point at other `$ref`s and come back (`#/$defs/a` → `#/$defs/b` →
+    `#/$defs/a`): no value can ever be checked against it. None when the chain reaches a real schema."""
+    chain = [ref]
+    node = resolve_local_ref(schema, ref)
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and len(chain) <= 64:
+        following = node["$ref"]
+        if following in chain:
+            return [*chain, following]
+        chain.append(following)
+        node = resolve_local_ref(schema, following)
+    return None
 
 
 def _bundled(registry: Any, ref: str) -> bool:

@@ -1,0 +1,87 @@
+"""The LSP-free editor logic: the unit index under edits, the cursor scan's short cut, the forgiving reader."""
+
+from __future__ import annotations
+
+import pytest
+from samples import WEATHER_TOOLS
+
+from toolsense.document.cursor import cursor_context
+from toolsense.document.document import ByteEdit, Document
+from toolsense.engine.units import split
+from toolsense.features.query import UnitIndex, index_for, inner_container, locate_cursor
+from toolsense.features.tolerant import read_partial
+
+TWO_TOOLS = "[" + WEATHER_TOOLS.strip()[1:-1] + "," + WEATHER_TOOLS.strip()[1:-1].replace("get_weather", "other") + "]"
+
+
+def test_inner_container_scan_equals_the_scan_from_the_unit_start() -> None:
+    document = Document.from_text("file:///t.tools.json", TWO_TOOLS)
+    index = UnitIndex.from_split(split(document, "tool"))
+    data = document.data
+    checked = 0
+    for offset in range(1, len(data)):
+        position = index.find(offset)
+        if position < 0:
+            continue
+        start, pointer = index.starts[position], index.pointers[position]
+        inner = inner_container(document, start, pointer, offset)
+        if inner is None:
+            continue
+        fast = cursor_context(data, inner[0], inner[1], offset)
+        full = cursor_context(data, start, pointer, offset)
+        assert fast == full, (offset, fast, full)
+        checked += 1
+    assert checked > len(data) // 2
+
+
+def test_unit_index_follows_edits() -> None:
+    index = UnitIndex("tool", "array", (), [10, 50, 90], [(0,), (1,), (2,)], [None] * 3, [None] * 3)
+    index.shift(ByteEdit(20, 20, 25))  # insert 5 bytes inside the first unit
+    assert index.starts == [10, 55, 95]
+    index.shift(ByteEdit(54, 56, 54))  # delete the second unit's opening brace
+    assert index.starts == [10, 93]
+    assert index.pointers == [(0,), (2,)]
+
+
+def test_locate_cursor_in_a_new_unit_typed_after_the_last_one() -> None:
+    text = TWO_TOOLS[:-1] + ', {"na'
+    document = Document.from_text("file:///t.tools.json", text)
+    index = UnitIndex.from_split(split(Document.from_text("file:///t.tools.json", TWO_TOOLS), "tool"))
+    context, unit = locate_cursor(document, index, len(document.data))
+    assert unit is not None and unit.pointer == (2,)
+    assert context.slot == "key" and context.partial == "na"
+
+
+def test_locate_cursor_in_a_file_opened_broken() -> None:
+    text = '[{"name": "w", "input_schema": {"type": "object", "properties": {"u": {"enum": ["a"]}}},'
+    text += ' "input_examples": [{"u": "'
+    document = Document.from_text("file:///t.tools.json", text)
+    context, unit = locate_cursor(document, index_for(document, "tool"), len(document.data))
+    assert unit is not None and unit.pointer == (0,)
+    assert context.pointer == (0, "input_examples", 0, "u")
+    assert unit.value["input_schema"]["properties"]["u"] == {"enum": ["a"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a": 1, "b": [1, 2', {"a": 1, "b": [1, 2]}),
+        ('{"a": "unterminated\n, "b": 2}', {"a": "unterminated"}),
+        ('{"a": 1 "b": 2}', {"a": 1, "b": 2}),  # a missing comma
+        ('{"a": /* note */ 1, // c\n "b": true}', {"a": 1, "b": True}),
+        ('{"a": {"b": {"c": [', {"a": {"b": {"c": []}}}),
+        ("nonsense", None),
+    ],
+    ids=["truncated", "unterminated-string", "missing-comma", "comments", "open-nesting", "garbage"],
+)
+def test_read_partial(text: str, expected: object) -> None:
+    assert read_partial(text.encode(), 0) == expected
+
+
+def test_read_partial_bounds_its_depth() -> None:
+    value = read_partial(b"[" * 10_000, 0)
+    depth = 0
+    while isinstance(value, list) and value:
+        value = value[0]
+        depth += 1
+    assert depth <= 201
