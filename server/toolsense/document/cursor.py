@@ -20,7 +20,9 @@ _MAX_FORWARD = 256 * 1024
 @dataclass
 class _Frame:
     kind: Literal["object", "array"]
-    pointer: Pointer
+    part: PointerPart | None
+    """Where this container sits in its parent (None at the top, or after a key-less `{`). Pointers are built
+    once at the end from these parts: storing a whole pointer per frame is quadratic in the nesting depth."""
     key: str | None = None
     index: int = 0
     expecting: Literal["key", "colon", "value", "comma"] = "key"
@@ -73,10 +75,13 @@ def _decode_string(raw: bytes | bytearray) -> str:
     return value if isinstance(value, str) else text
 
 
-def _value_pointer(frame: _Frame) -> Pointer:
-    if frame.kind == "array":
-        return (*frame.pointer, frame.index)
-    return (*frame.pointer, frame.key) if frame.key is not None else frame.pointer
+def _child_part(frame: _Frame) -> PointerPart | None:
+    """The part of the value about to start in frame: its index, or its key (None without one)."""
+    return frame.index if frame.kind == "array" else frame.key
+
+
+def _pointer(base: Pointer, stack: list[_Frame]) -> Pointer:
+    return (*base, *(frame.part for frame in stack if frame.part is not None))
 
 
 def cursor_context(data: bytes | bytearray, scan_start: int, base: Pointer, offset: int) -> CursorContext:
@@ -104,12 +109,12 @@ def cursor_context(data: bytes | bytearray, scan_start: int, base: Pointer, offs
             continue
         frame = stack[-1] if stack else None
         if byte in b"{[":
-            pointer = _value_pointer(frame) if frame else base
+            part = _child_part(frame) if frame else None
             if frame is not None:
                 frame.expecting = "comma"
             elif top_done:
                 break
-            stack.append(_Frame("object" if byte == 0x7B else "array", pointer))
+            stack.append(_Frame("object" if byte == 0x7B else "array", part))
             if byte == 0x5B:
                 stack[-1].expecting = "value"
             i += 1
@@ -182,15 +187,16 @@ def cursor_context(data: bytes | bytearray, scan_start: int, base: Pointer, offs
             replace_end = end
             partial = data[token_start:offset].decode("utf-8", "replace")
 
+    container = _pointer(base, stack)
     if frame.kind == "array":
         slot: Slot = "value"
-        pointer = (*frame.pointer, frame.index)
+        pointer: Pointer = (*container, frame.index)
     elif frame.expecting == "value":
-        slot, pointer = "value", (*frame.pointer, frame.key or "")
+        slot, pointer = "value", (*container, frame.key or "")
     elif frame.expecting == "colon" and token_start is None:
-        slot, pointer = "none", frame.pointer
+        slot, pointer = "none", container
     else:
-        slot, pointer = "key", frame.pointer
+        slot, pointer = "key", container
     keys = set(frame.keys)
     if slot == "key" and frame.key is not None and token_start is None:
         keys.discard(frame.key)
