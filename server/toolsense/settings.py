@@ -127,6 +127,8 @@ def _drop(data: dict[str, Any], loc: tuple[int | str, ...]) -> None:
 
 
 def _toml_type(value: Any) -> str:
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):
@@ -208,10 +210,10 @@ def _expected(err: Any) -> str:
         if close:
             message += f"; did you mean '{close[0]}'?"
         if known:
-            message += " Valid keys: " + ", ".join(known)
+            message += " (valid keys: " + ", ".join(known) + ")"
         return message
     value = err.get("input")
-    found = f"found {_toml_type(value)}: {value!r}"
+    found = "found null" if value is None else f"found {_toml_type(value)}: {value!r}"
     described = _describe_type(_annotation_at(loc))
     if kind.endswith("_type") or kind.endswith("_parsing") or kind in ("literal_error", "enum") or described is None:
         if described is not None:
