@@ -28,14 +28,15 @@ class ByteEdit:
     new_end: int
 
 
-FRESH_PARSE_LIMIT = 1 << 20
+FRESH_PARSE_LIMIT = 512 * 1024
 """Documents up to this size are re-parsed from scratch when an incremental parse leaves syntax errors.
 
 tree-sitter's error recovery depends on the old tree it reuses, so after edits a broken text can get a
 different (equally valid) recovery than the same text opened fresh — and so different syntax diagnostics and
 units. A fresh parse makes the state after edits exactly that of opening the final text. It is lazy (done when
-the tree is next read, so a burst of keystrokes pays once) and bounded by size (a 1 MB parse is tens of
-milliseconds); larger broken documents keep tree-sitter's incremental recovery."""
+the tree is next read, so a burst of keystrokes pays once) and bounded by size (a 512 KB parse takes a few
+tens of milliseconds, about what a keystroke may cost); larger broken documents keep tree-sitter's incremental
+recovery, which is as good but may differ from a fresh parse in how it groups the broken tokens."""
 
 _EDIT_LOG_LIMIT = 4096
 _LONE_CR = re.compile(rb"\r(?!\n)")
