@@ -15,7 +15,7 @@ from typing import Any
 from tree_sitter import Node
 
 from ..document.document import ByteEdit, Document
-from ..document.jsontree import Pointer
+from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import CATALOG, UnitKind
 from .context import CheckContext
@@ -289,14 +289,15 @@ class _Placer:
         self.base = file_split.base
         self.units = {span.pointer: span.node for span in file_split.spans}
         self.lengths = sorted({len(p) for p in self.units}, reverse=True)
+        self.cache = LocateCache()
 
     def in_unit(self, span: UnitSpan, finding: Finding) -> _Placed:
         node = span.node
-        start, end = place_bytes(node, finding.pointer, finding.target, finding.span)
+        start, end = place_bytes(node, finding.pointer, finding.target, finding.span, self.cache)
         related: list[tuple[Related, int, int] | Related] = []
         for item in finding.related:
             if item.uri is None:
-                r_start, r_end = place_bytes(node, item.pointer, item.target, None)
+                r_start, r_end = place_bytes(node, item.pointer, item.target, None, self.cache)
                 related.append((item, r_start - node.start_byte, r_end - node.start_byte))
             else:
                 related.append(item)
@@ -319,9 +320,9 @@ class _Placer:
         for length in self.lengths:
             node = self.units.get(pointer[:length]) if length <= len(pointer) else None
             if node is not None:
-                return place_bytes(node, pointer[length:], target, span)
+                return place_bytes(node, pointer[length:], target, span, self.cache)
         if self.base is not None:
-            return place_bytes(self.base, pointer, target, span)
+            return place_bytes(self.base, pointer, target, span, self.cache)
         return 0, 0
 
     def diagnostics(self, batches: list[tuple[list[_Placed], int]], ctx: CheckContext) -> list[Diagnostic]:

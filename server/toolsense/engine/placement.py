@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..document.document import Document
-from ..document.jsontree import Pointer, locate, string_content_offsets
+from ..document.jsontree import LocateCache, Pointer, locate, string_content_offsets
 from ..document.lines import Range
 from .findings import Target
 
@@ -18,8 +18,10 @@ def place(document: Document, start: Node, pointer: Pointer, target: Target, spa
     return document.range_of(begin, end)
 
 
-def place_bytes(start: Node, pointer: Pointer, target: Target, span: tuple[int, int] | None) -> tuple[int, int]:
-    location = locate(start, pointer)
+def place_bytes(
+    start: Node, pointer: Pointer, target: Target, span: tuple[int, int] | None, cache: LocateCache | None = None
+) -> tuple[int, int]:
+    location = locate(start, pointer, cache)
     value, key = location.value, location.key
     if not location.complete:
         # The pointer goes further than the text (a missing member): mark the deepest existing object.

@@ -25,6 +25,7 @@ import functools
 import importlib
 import inspect
 import logging
+import re
 import sys
 import time
 from collections import OrderedDict
@@ -671,13 +672,40 @@ def create_server() -> ToolsenseServer:
     return server
 
 
+_METHOD_LIKE = re.compile(r"[A-Za-z_$][\w$]*(?:/[\w$]+)*")
+
+
+class NoMessageBodies(logging.Filter):
+    """pygls logs whole JSON-RPC messages (the file text of didOpen/didChange, hover and completion contents,
+    diagnostics, initialization options) at INFO and DEBUG. Its records keep their wording but lose every
+    argument that is not a number or a method name, so file contents never reach the log (see SECURITY.md)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("pygls") and isinstance(record.args, tuple) and record.args:
+            record.args = tuple(_loggable(arg) for arg in record.args)
+        elif record.name.startswith("pygls") and record.args:
+            record.args = ()  # a mapping argument: the format is logged as it is, without it
+        return True
+
+
+def _loggable(arg: object) -> object:
+    if isinstance(arg, (int, float)) or arg is None:
+        return arg
+    if isinstance(arg, str) and len(arg) <= 64 and _METHOD_LIKE.fullmatch(arg):
+        return arg
+    return f"<{type(arg).__name__}, not logged>"
+
+
 def run(tcp: str | None, log_level: str = "WARNING") -> int:
-    """`toolsense serve`: stdio by default, `--tcp HOST:PORT` for debugging. Logs go to stderr."""
+    """`toolsense serve`: stdio by default, `--tcp HOST:PORT` for debugging. Logs go to stderr, without
+    message bodies (`NoMessageBodies`)."""
     logging.basicConfig(
         level=getattr(logging, log_level.upper(), logging.WARNING),
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(NoMessageBodies())
     server = create_server()
     if tcp:
         host, _, port = tcp.rpartition(":")

@@ -74,9 +74,16 @@ def _refuse(uri: str) -> Resource[Any]:
 
 @functools.lru_cache(maxsize=1)
 def offline_registry() -> Registry[Any]:
-    """The bundled meta-schemas, and a retrieve function that refuses everything else."""
+    """A retrieve function that refuses everything. (jsonschema adds the bundled meta-schemas itself, for each
+    validator it builds; combining them in here too would only make every build slower.)"""
     registry: Registry[Any] = Registry(retrieve=_refuse)  # type: ignore[call-arg]
-    return registry.combine(jsonschema_specifications.REGISTRY)
+    return registry
+
+
+@functools.lru_cache(maxsize=1)
+def meta_registry() -> Registry[Any]:
+    """The bundled meta-schemas (offline), for reading them."""
+    return offline_registry().combine(jsonschema_specifications.REGISTRY)
 
 
 # --- patterns that cannot hang -------------------------------------------------------------------------
@@ -84,13 +91,51 @@ def offline_registry() -> Registry[Any]:
 
 @functools.lru_cache(maxsize=1024)
 def risky_pattern(pattern: str) -> bool:
-    """True when the pattern may backtrack catastrophically: an unbounded repetition that contains another
-    unbounded repetition or an alternation (`(a+)+`, `(a|aa)*`, `(\\w+\\s?)*$`), or a back-reference."""
+    """True when the pattern may backtrack catastrophically: a repetition that contains another variable
+    repetition or an alternation (`(a+)+`, `(a|aa)*`, `(\\w+\\s?)*$`, `(a{1,60}){1,60}`, `(.*a){20}`), or a
+    back-reference."""
     try:
         parsed = _sre_parse.parse(pattern)
     except (re.error, RecursionError, OverflowError):
         return False  # it does not compile: the schema check reports it, matching never happens
     return _risky(list(parsed), inside_unbounded=False)
+
+
+@functools.lru_cache(maxsize=1024)
+def _unbounded_repeats(pattern: str) -> int:
+    """How many unbounded (or very long) repetitions the pattern has: `re.search` may take about
+    len(text) ** (count + 1) steps (`a*a*a*b` on 1,000 characters: tens of seconds)."""
+    try:
+        return _count_unbounded(list(_sre_parse.parse(pattern)))
+    except (re.error, RecursionError, OverflowError):
+        return 0
+
+
+def _count_unbounded(items: list[Any]) -> int:
+    count = 0
+    for op, arg in items:
+        if op in _REPEATS or op == _POSSESSIVE:
+            _low, high, body = arg
+            count += (high == _MAXREPEAT or high > 64) + _count_unbounded(list(body))
+        elif op == _sre_parse.SUBPATTERN:
+            count += _count_unbounded(list(arg[-1]))
+        elif op == _sre_parse.BRANCH:
+            count += max((_count_unbounded(list(branch)) for branch in arg[1]), default=0)
+        elif op in (_sre_parse.ASSERT, _sre_parse.ASSERT_NOT):
+            count += _count_unbounded(list(arg[1]))
+    return count
+
+
+_MAX_DIRECT_STEPS = 10_000_000
+"""Matching whose worst case (len(text) ** (unbounded repetitions + 1)) exceeds this runs with a time budget."""
+
+
+def needs_budget(pattern: str, text: str) -> bool:
+    """Whether matching may take long: a risky pattern, or a long text for the pattern's repetitions."""
+    if risky_pattern(pattern):
+        return True
+    degree = _unbounded_repeats(pattern) + 1
+    return degree > 1 and len(text) > 1 and len(text) ** degree > _MAX_DIRECT_STEPS
 
 
 _MAXREPEAT = _sre_parse.MAXREPEAT
@@ -99,13 +144,15 @@ _POSSESSIVE = getattr(_sre_parse, "POSSESSIVE_REPEAT", None)
 
 
 def _risky(items: list[Any], inside_unbounded: bool) -> bool:
+    """`inside_unbounded`: inside a repetition that repeats its body a variable or large number of times."""
     for op, arg in items:
         if op in _REPEATS:
-            _low, high, body = arg
-            unbounded = high == _MAXREPEAT or high > 64
-            if unbounded and inside_unbounded:
+            low, high, body = arg
+            variable = low != high
+            if variable and inside_unbounded:
                 return True
-            if _risky(list(body), inside_unbounded or unbounded):
+            multiplies = high > 1 and (variable or high > 4)
+            if _risky(list(body), inside_unbounded or multiplies):
                 return True
         elif op == _POSSESSIVE:
             continue  # possessive repeats do not backtrack
@@ -132,9 +179,20 @@ _CHILD = (
 )
 
 
-@functools.lru_cache(maxsize=2048)
 def search_with_budget(pattern: str, text: str, budget_ms: int) -> bool | None:
-    """`re.search(pattern, text)` matched in a child process; None when it ran out of time."""
+    """`re.search(pattern, text)` matched in a child process; None when it ran out of time. Short texts are
+    cached (long ones are not: a cache of 2,048 one-megabyte strings would be a memory leak)."""
+    if len(text) <= 4096:
+        return _search_with_budget_cached(pattern, text, budget_ms)
+    return _search_in_child(pattern, text, budget_ms)
+
+
+@functools.lru_cache(maxsize=2048)
+def _search_with_budget_cached(pattern: str, text: str, budget_ms: int) -> bool | None:
+    return _search_in_child(pattern, text, budget_ms)
+
+
+def _search_in_child(pattern: str, text: str, budget_ms: int) -> bool | None:
     startup_allowance = 10.0
     process = subprocess.Popen(
         [sys.executable, "-I", "-S", "-c", _CHILD],
@@ -185,8 +243,9 @@ def _read_line(process: subprocess.Popen[str], timeout: float) -> str | None:
 
 
 def safe_search(pattern: str, text: str) -> bool | None:
-    """Like `re.search`, but never hangs: risky patterns run with a time budget (None when cut short)."""
-    if not risky_pattern(pattern):
+    """Like `re.search`, but never hangs: risky patterns (and long texts) run with a time budget (None when cut
+    short)."""
+    if not needs_budget(pattern, text):
         try:
             return re.search(pattern, text) is not None
         except re.error:
@@ -196,6 +255,41 @@ def safe_search(pattern: str, text: str) -> bool | None:
     except re.error:
         return True
     return search_with_budget(pattern, text, _REGEX_BUDGET_MS.get())
+
+
+class _BoundedRe:
+    """What jsonschema's keyword modules see as `re`: their own `re.search` calls (`patternProperties`,
+    `additionalProperties` next to `patternProperties`, `unevaluatedProperties`, and `pattern` in validators
+    built anywhere in toolsense) go through `safe_search`. A match cut short counts as a match (nothing is
+    reported that was not checked) and is noted as cut short."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(re, name)
+
+    @staticmethod
+    def search(pattern: Any, string: Any, flags: int = 0) -> Any:
+        if flags or not isinstance(pattern, str) or not isinstance(string, str):
+            return re.search(pattern, string, flags)
+        found = safe_search(pattern, string)
+        if found is None:
+            notes = _CUT_SHORT.get()
+            if notes is not None:
+                notes.append(f"matching pattern {_short(pattern)} took longer than the regex time budget")
+            return True
+        return True if found else None
+
+
+def _bound_jsonschema_regexes() -> None:
+    for name in ("jsonschema._keywords", "jsonschema._utils", "jsonschema._legacy_keywords"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # pragma: no cover - another jsonschema layout: `pattern` is still guarded below
+            continue
+        if getattr(module, "re", None) is re:
+            module.re = _BoundedRe()  # type: ignore[attr-defined]
+
+
+_bound_jsonschema_regexes()
 
 
 def _pattern(validator: Validator, pattern: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
@@ -255,14 +349,14 @@ def instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budge
         notes.append(f"a $ref was not resolved and is never fetched ({_unresolvable_ref(unresolvable)})")
     except UnknownType as unknown:
         notes.append(f"the schema uses the unknown type {unknown.type!r}")
+    except RecursionError:  # before `Exception`, which it is (a `$ref` cycle: #/$defs/a → #/$defs/b → #/$defs/a)
+        notes.append("the schema or the value nests too deeply (a $ref cycle?)")
+    except re.error as bad_pattern:
+        notes.append(f"a pattern does not compile ({bad_pattern})")
     except Exception as other:  # jsonschema wraps referencing errors in a private class
         if "Unresolvable" not in type(other).__name__ and "Referencing" not in type(other).__name__:
             raise
         notes.append(f"a $ref was not resolved and is never fetched ({_unresolvable_ref(other)})")
-    except RecursionError:
-        notes.append("the schema or the value nests too deeply")
-    except re.error as bad_pattern:
-        notes.append(f"a pattern does not compile ({bad_pattern})")
     finally:
         _CUT_SHORT.reset(token)
         _REGEX_BUDGET_MS.reset(budget)
@@ -273,7 +367,7 @@ def instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budge
         if key not in seen:
             seen.add(key)
             issues.append(issue)
-    return InstanceResult(issues, notes)
+    return InstanceResult(issues, list(dict.fromkeys(notes)))
 
 
 def _unresolvable_ref(error: Exception) -> str:
