@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 
 import pytest
 from tooltest import check, codes, one, only, span, tool
@@ -242,3 +243,114 @@ def test_a_valid_pydantic_style_schema_has_no_findings() -> None:
         }
     )
     assert check(text) == []
+
+
+INVALID_SCHEMAS: list[object] = [
+    {"type": "dict"},
+    {"properties": {"a": "string"}},
+    {"required": "a"},
+    {"minItems": -1},
+    {"items": [{"type": "string"}]},
+    {"$defs": {"x": {"type": 5}}},
+    {"prefixItems": {}},
+    {"pattern": "("},
+    {"enum": 5},
+    {"additionalProperties": "false"},
+    {"dependentRequired": {"a": [1]}},
+    {"$id": 5},
+    {"format": 3},
+    {"if": "x"},
+    {"properties": {"a": {"properties": {"b": {"type": ["string", "strin"]}}}}},
+    {"anyOf": []},
+    {"$anchor": "1bad"},
+    {"definitions": {"x": {"type": 3}}},
+    {"dependencies": {"a": 3}},
+    {"type": "object", "properties": {"a": {"type": "string", "minLength": "1"}}, "required": ["a", "a"]},
+]
+
+
+def _corpus_schemas() -> list[object]:
+    corpus = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+    found: list[object] = []
+
+    def visit(node: object) -> None:
+        if isinstance(node, dict):
+            for key in ("inputSchema", "input_schema", "parameters", "outputSchema"):
+                if isinstance(node.get(key), dict):
+                    found.append(node[key])
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    if corpus.is_dir():
+        for path in sorted(corpus.rglob("*")):
+            if path.suffix not in (".json", ".snap") or not path.is_file():
+                continue
+            try:
+                visit(json.loads(path.read_text(encoding="utf-8")))
+            except ValueError:
+                for line in path.read_text(encoding="utf-8").splitlines():
+                    if line.strip():
+                        visit(json.loads(line))
+    return found
+
+
+def test_the_flattened_2020_12_meta_schema_judges_like_the_original() -> None:
+    from jsonschema import Draft202012Validator
+
+    from toolsense.rules.json_schema import flat_2020_12_meta_schema
+
+    fast = Draft202012Validator(flat_2020_12_meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    original = Draft202012Validator(
+        Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
+    schemas = INVALID_SCHEMAS + _corpus_schemas()
+    for schema in schemas:
+        got = {(tuple(map(str, e.absolute_path)), e.validator) for e in fast.iter_errors(schema)}
+        want = {(tuple(map(str, e.absolute_path)), e.validator) for e in original.iter_errors(schema)}
+        assert got == want, schema
+    assert len(schemas) > 20
+
+
+def test_a_2020_12_error_is_reported_once() -> None:
+    text = json.dumps(
+        {"name": "m", "description": "d", "inputSchema": {"type": "object", "properties": {"a": "string"}}}, indent=2
+    )
+    assert [d.text for d in only(check(text), "TS210")] == ['"string"']
+
+
+def test_the_fast_path_never_calls_an_invalid_schema_valid() -> None:
+    from jsonschema import Draft7Validator, Draft202012Validator
+
+    from toolsense.rules.json_schema import flat_2020_12_meta_schema, quick_valid
+
+    checks = {
+        Draft7Validator: Draft7Validator(Draft7Validator.META_SCHEMA, format_checker=Draft7Validator.FORMAT_CHECKER),
+        Draft202012Validator: Draft202012Validator(
+            flat_2020_12_meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER
+        ),
+    }
+    tricky: list[object] = [
+        {"type": "integer", "minimum": True},
+        {"exclusiveMinimum": False},
+        {"minLength": 1.5},
+        {"multipleOf": 0},
+        {"type": ["string", "string"]},
+        {"required": ["a", "a"]},
+        {"pattern": "[a-"},
+        {"items": [{"type": "string"}], "type": "array"},
+        {"properties": {"a": {"$ref": "#/$defs/a b"}}},
+        {"enum": {"a": 1}},
+        {"anyOf": []},
+        {"uniqueItems": "yes"},
+    ]
+    schemas = INVALID_SCHEMAS + tricky + _corpus_schemas()
+    fast = 0
+    for schema in schemas:
+        for cls, meta in checks.items():
+            if quick_valid(schema, cls):
+                fast += 1
+                assert list(meta.iter_errors(schema)) == [], (cls.__name__, schema)
+    assert fast > 0.8 * len(_corpus_schemas())  # the common shapes do take the fast path

@@ -3,6 +3,7 @@ parameter without one is information; a tool description longer than `descriptio
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,8 @@ from ..engine.context import CheckContext
 from ..engine.findings import Finding, Severity
 from ..engine.schemas import resolve_local_ref
 from ..engine.units import Unit
-from .tooldef import has_path, tool_view, walk_schema
+from ..settings import LimitsSettings
+from .tooldef import has_path, input_walk, tool_view, unit_from_key, unit_key
 
 FAMILY = "Tool definitions: descriptions"
 
@@ -53,10 +55,21 @@ def _described(node: Any, root: Any) -> bool:
 
 
 @CATALOG.unit_check("tool")
-def descriptions(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
-    view = tool_view(unit)
-    if view is None:
-        return
+def descriptions(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
+    if tool_view(unit) is None:
+        return ()
+    settings = ctx.settings
+    return _descriptions(unit_key(unit), unit.dialect, settings.description.max_length, settings.limits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _descriptions(key: str, dialect: str | None, max_length: int, limits: LimitsSettings) -> tuple[Finding, ...]:
+    return tuple(_find(key, dialect, max_length, limits))
+
+
+def _find(key: str, dialect: str | None, max_length: int, limits: LimitsSettings) -> Iterator[Finding]:
+    view = tool_view(unit_from_key(key, dialect))
+    assert view is not None
     text = view.description
     if not has_path(view.value, view.description_pointer):
         if view.name is not None:
@@ -68,17 +81,15 @@ def descriptions(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             )
     elif isinstance(text, str) and not text.strip():
         yield Finding(TOOL_DESCRIPTION.code, "The tool description is empty", view.description_pointer)
-    elif isinstance(text, str) and len(text) > ctx.settings.description.max_length:
+    elif isinstance(text, str) and len(text) > max_length:
         yield Finding(
             TOO_LONG.code,
-            f"The tool description is {len(text)} characters long, more than description.max_length "
-            f"({ctx.settings.description.max_length})",
+            f"The tool description is {len(text)} characters long, more than description.max_length ({max_length})",
             view.description_pointer,
         )
     if not isinstance(view.schema, dict):
         return
-    limits = ctx.settings.limits
-    walk = walk_schema(view.schema, limits.max_schema_depth, limits.max_subschemas)
+    walk = input_walk(key, dialect, limits.max_schema_depth, limits.max_subschemas)
     for entry in walk.nodes:
         name = entry.property_name
         if name is None or entry.conditional or _described(entry.node, view.schema):

@@ -5,14 +5,14 @@ and fixes as everywhere else. Matching a `pattern` cannot hang: see `instances`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
 
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
 from ..engine.findings import Finding, Severity
 from ..engine.units import Unit
 from .instances import value_findings
-from .tooldef import tool_view
+from .tooldef import tool_view, unit_from_key, unit_key
 
 FAMILY = "Tool definitions: input examples"
 
@@ -71,21 +71,29 @@ CUT_SHORT = CATALOG.rule(
 
 
 @CATALOG.unit_check("tool")
-def input_examples(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+def input_examples(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     view = tool_view(unit)
-    if view is None or view.examples_pointer is None:
-        return
+    if view is None or view.examples_pointer is None or not isinstance(view.examples, list):
+        return ()
+    return _input_examples(unit_key(unit), unit.dialect, unit.clean, ctx.settings.limits.regex_timeout_ms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _input_examples(key: str, dialect: str | None, clean: bool, budget: int) -> tuple[Finding, ...]:
+    view = tool_view(unit_from_key(key, dialect, clean))
+    assert view is not None and view.examples_pointer is not None
     examples = view.examples
     if not isinstance(examples, list) or not isinstance(view.schema, dict):
-        return
-    budget = ctx.settings.limits.regex_timeout_ms
+        return ()
+    found: list[Finding] = []
     for index, example in enumerate(examples):
         where = (*view.examples_pointer, index)
         subject = f"input example {index + 1}"
         findings, notes = value_findings(view.schema, view.dialect, example, subject, CODES, budget)
         for finding in findings:
-            if not unit.clean and finding.code == CODES["missing"]:
+            if not clean and finding.code == CODES["missing"]:
                 continue
-            yield finding.under(where)
+            found.append(finding.under(where))
         for note in notes:
-            yield Finding(CUT_SHORT.code, f"Checking {subject} was cut short: {note}", where, "parent")
+            found.append(Finding(CUT_SHORT.code, f"Checking {subject} was cut short: {note}", where, "parent"))
+    return tuple(found)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
+from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
@@ -26,9 +28,20 @@ from ..engine.context import CheckContext
 from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue, Severity
 from ..engine.schemas import closest, resolve_local_ref
 from ..engine.units import Unit
-from .instances import canonical, offline_registry, validator_class
+from ..settings import LimitsSettings
+from .instances import canonical, meta_registry, offline_registry, validator_class
 from .structure import json_type_name, short_repr
-from .tooldef import JSON_TYPES, SchemaWalk, ToolView, tool_view, types_of, walk_schema
+from .tooldef import (
+    JSON_TYPES,
+    SchemaWalk,
+    ToolView,
+    input_walk,
+    tool_view,
+    types_of,
+    unit_from_key,
+    unit_key,
+    walk_schema,
+)
 
 FAMILY = "Tool definitions: JSON Schema"
 
@@ -148,16 +161,26 @@ def schema_targets(view: ToolView) -> list[SchemaTarget]:
 
 
 @CATALOG.unit_check("tool")
-def schema_validity(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
-    view = tool_view(unit)
-    if view is None:
-        return
-    limits = ctx.settings.limits
+def schema_validity(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
+    if tool_view(unit) is None:
+        return ()
+    return _schema_validity(unit_key(unit), unit.dialect, ctx.settings.limits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _schema_validity(key: str, dialect: str | None, limits: LimitsSettings) -> tuple[Finding, ...]:
+    view = tool_view(unit_from_key(key, dialect))
+    assert view is not None
+    found: list[Finding] = []
     for target in schema_targets(view):
         if not isinstance(target.schema, dict):
             continue  # the structure rule reports a schema that is not an object
-        walk = walk_schema(target.schema, limits.max_schema_depth, limits.max_subschemas)
-        yield from check_schema_target(target, walk)
+        if target.is_output:
+            walk = walk_schema(target.schema, limits.max_schema_depth, limits.max_subschemas)
+        else:
+            walk = input_walk(key, dialect, limits.max_schema_depth, limits.max_subschemas)
+        found.extend(check_schema_target(target, walk))
+    return tuple(found)
 
 
 def check_schema_target(target: SchemaTarget, walk: SchemaWalk) -> Iterator[Finding]:
@@ -281,13 +304,51 @@ def _meta_errors(text: str, cls: type[Validator]) -> tuple[MetaError, ...]:
     except RecursionError:
         return (MetaError((), "The schema nests too deeply to check against its meta-schema"),)
     for error in errors:
-        found.append(_meta_error(error))
+        made = _meta_error(error)
+        if made not in found:  # 2019-09's meta-schema reports an error once per vocabulary
+            found.append(made)
     return tuple(found)
 
 
 @functools.lru_cache(maxsize=16)
 def _meta_validator(cls: type[Validator]) -> Validator:
-    return cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER, registry=offline_registry())
+    meta = flat_2020_12_meta_schema() if cls is Draft202012Validator else cls.META_SCHEMA
+    return cls(meta, format_checker=cls.FORMAT_CHECKER, registry=offline_registry())
+
+
+_META_2020_12 = "https://json-schema.org/draft/2020-12/"
+
+
+@functools.lru_cache(maxsize=1)
+def flat_2020_12_meta_schema() -> dict[str, Any]:
+    """The 2020-12 meta-schema as one document without `$dynamicRef`: its vocabularies' properties and `$defs`
+    merged, `{"$dynamicRef": "#meta"}` → `{"$ref": "#"}`. It accepts and rejects exactly what the original does
+    (tests/rules_tools compare them on the corpus), ~15× faster: the original's dynamic references dominate
+    (~3 ms per schema) and it reports each error once per vocabulary."""
+    registry = meta_registry()
+    top: dict[str, Any] = registry.contents(_META_2020_12 + "schema")
+    properties: dict[str, Any] = {}
+    definitions: dict[str, Any] = {}
+    for part in top.get("allOf", []):
+        vocabulary = registry.contents(_META_2020_12 + part["$ref"])
+        properties.update(_static(vocabulary.get("properties", {})))
+        definitions.update(_static(vocabulary.get("$defs", {})))
+    properties.update(_static(top.get("properties", {})))
+    return {"type": ["object", "boolean"], "properties": properties, "$defs": definitions}
+
+
+def _static(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_static(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {key: _static(value) for key, value in node.items() if key != "$dynamicRef"}
+    if node.get("$dynamicRef") == "#meta":
+        result["$ref"] = "#"
+    ref = result.get("$ref")
+    if isinstance(ref, str) and "#" in ref and not ref.startswith("#"):
+        result["$ref"] = "#" + ref.split("#", 1)[1]  # "meta/validation#/$defs/x" → "#/$defs/x" (merged here)
+    return result
 
 
 def _keyword(path: Pointer) -> str:
@@ -379,12 +440,14 @@ def _with_known_types(schema: dict[str, Any], places: list[Pointer], findings: l
 
 
 def _meta(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Finding]:
+    cls = validator_class(schema, dialect)
+    if quick_valid(schema, cls):
+        return
     try:
         text = canonical(schema)
     except (RecursionError, ValueError):
         yield Finding(TOO_COMPLEX.code, "The schema nests too deeply to check", base, "key")
         return
-    cls = validator_class(schema, dialect)
     draft = _draft_name(cls)
     for error in _meta_errors(text, cls):
         pointer = (*base, *error.pointer)
@@ -392,6 +455,114 @@ def _meta(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Findi
         if error.fix_json is not None:
             fixes = (Fix(error.fix_title, (ReplaceValue(pointer, error.fix_json),), error.fix_safe, True),)
         yield Finding(INVALID.code, f"{error.message} ({draft})", pointer, fixes=fixes)
+
+
+# --- the fast path: most real schemas use a handful of keywords, checked here in microseconds ------------------
+
+_META_KEYWORDS = frozenset(Draft7Validator.META_SCHEMA["properties"]) | frozenset(
+    {
+        "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveAnchor", "$recursiveRef", "$vocabulary", "$defs",
+        "prefixItems", "unevaluatedItems", "unevaluatedProperties", "dependentRequired", "dependentSchemas",
+        "minContains", "maxContains", "contentSchema", "deprecated",
+    }
+)  # fmt: skip
+_SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+_STRINGS = frozenset({"description", "title", "$comment", "format"})
+_COUNTS = frozenset({"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"})
+_NUMBERS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
+_SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf"})
+_SCHEMA_ONE = frozenset({"additionalProperties", "not", "if", "then", "else"})
+_SCHEMA_MAPS = frozenset({"properties", "$defs", "definitions"})
+_ANY = frozenset({"default", "const", "enum", "examples"})
+_FLAGS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
+_SAFE_REF = re.compile(r"#(/[A-Za-z0-9_.~%$-]*)*")
+
+
+def quick_valid(schema: Any, cls: type[Validator], limit: int = 20_000) -> bool:
+    """True only when the schema is certainly valid against draft-07 and 2020-12 meta-schemas (checked with
+    plain Python on the common keywords; stricter than they are). Anything else — another dialect, a keyword
+    it does not handle, a doubtful value — is False, and the real meta-schema decides."""
+    if cls not in (Draft7Validator, Draft202012Validator):
+        return False
+    draft7 = cls is Draft7Validator
+    stack: list[Any] = [schema]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > limit:
+            return False
+        if isinstance(node, bool):
+            continue
+        if not isinstance(node, dict):
+            return False
+        for key, value in node.items():
+            if key not in _META_KEYWORDS or (key in _ANY and key not in ("enum", "examples")):
+                continue
+            if key in ("enum", "examples"):
+                if not isinstance(value, list):
+                    return False
+            elif key == "type":
+                kinds = [value] if isinstance(value, str) else value
+                if not isinstance(kinds, list) or not kinds or len(set(map(str, kinds))) != len(kinds):
+                    return False
+                if not all(isinstance(k, str) and k in _SIMPLE_TYPES for k in kinds):
+                    return False
+            elif key in _STRINGS:
+                if not isinstance(value, str):
+                    return False
+            elif key in _COUNTS:
+                if type(value) is not int or value < 0:
+                    return False
+            elif key in _NUMBERS:
+                if type(value) not in (int, float):
+                    return False
+            elif key == "multipleOf":
+                if type(value) not in (int, float) or value <= 0:
+                    return False
+            elif key in _FLAGS:
+                if not isinstance(value, bool):
+                    return False
+            elif key == "required":
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    return False
+                if len(set(value)) != len(value):
+                    return False
+            elif key == "pattern":
+                if not isinstance(value, str) or not _compiles(value):
+                    return False
+            elif key == "$ref":
+                if not isinstance(value, str) or not _SAFE_REF.fullmatch(value):
+                    return False
+            elif key in _SCHEMA_MAPS:
+                if not isinstance(value, dict):
+                    return False
+                stack.extend(value.values())
+            elif key in _SCHEMA_LISTS:
+                if not isinstance(value, list) or not value:
+                    return False
+                stack.extend(value)
+            elif key in _SCHEMA_ONE:
+                stack.append(value)
+            elif key == "items":
+                if isinstance(value, list):
+                    if not draft7:
+                        return False
+                    stack.extend(value)
+                else:
+                    stack.append(value)
+            else:
+                return False  # a meta-schema keyword the fast path does not handle
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
 
 
 def _draft_name(cls: type[Validator]) -> str:
@@ -477,7 +648,7 @@ def _refs(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Iterator[F
     root_id = schema.get("$id") if isinstance(schema.get("$id"), str) else None
     anchors = _anchors(walk)
     definitions = _definition_refs(schema)
-    registry = offline_registry()
+    registry = meta_registry()
     for entry in walk.nodes:
         ref = entry.node.get("$ref")
         if not isinstance(ref, str):

@@ -6,14 +6,16 @@ error (TS263) replaces this warning; with the Gemini profile (which rejects the 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
 from ..engine.findings import Finding, Fix, InsertMembers, Severity
 from ..engine.units import Unit
+from ..settings import LimitsSettings
 from .profiles import active_profiles, strict_profiles
-from .tooldef import SchemaNode, is_object_schema, tool_view, walk_schema
+from .tooldef import SchemaNode, input_walk, is_object_schema, tool_view, unit_from_key, unit_key
 
 FAMILY = "Tool definitions: strictness"
 
@@ -43,14 +45,24 @@ def describe(entry: SchemaNode) -> str:
 
 
 @CATALOG.unit_check("tool")
-def closed_objects(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+def closed_objects(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     view = tool_view(unit)
     if view is None or not isinstance(view.schema, dict):
-        return
+        return ()
     if strict_profiles(view, ctx.settings) or "gemini" in active_profiles(view, ctx.settings):
-        return
-    limits = ctx.settings.limits
-    walk = walk_schema(view.schema, limits.max_schema_depth, limits.max_subschemas)
+        return ()
+    return tuple(_closed_objects(unit_key(unit), unit.dialect, ctx.settings.limits))
+
+
+@functools.lru_cache(maxsize=4096)
+def _closed_objects(key: str, dialect: str | None, limits: LimitsSettings) -> tuple[Finding, ...]:
+    return tuple(_open_objects(key, dialect, limits))
+
+
+def _open_objects(key: str, dialect: str | None, limits: LimitsSettings) -> Iterator[Finding]:
+    view = tool_view(unit_from_key(key, dialect))
+    assert view is not None
+    walk = input_walk(key, dialect, limits.max_schema_depth, limits.max_subschemas)
     for entry in walk.nodes:
         node = entry.node
         if entry.conditional or entry.in_all_of or "allOf" in node or not is_object_schema(node):

@@ -7,6 +7,8 @@ Pure helpers (no findings): the rule families in `names`, `json_schema`, `strict
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -94,7 +96,15 @@ class ToolView:
 
 
 def tool_view(unit: Unit) -> ToolView | None:
-    """The tool's parts; None for units that are not function tools of a known dialect."""
+    """The tool's parts; None for units that are not function tools of a known dialect (memoised for the last
+    few units: every family asks)."""
+    try:
+        return _RECENT.view(unit)
+    except (RuntimeError, StopIteration):  # another thread changed the memo meanwhile: compute directly
+        return _tool_view(unit)
+
+
+def _tool_view(unit: Unit) -> ToolView | None:
     dialect = unit.dialect
     if unit.kind != "tool" or dialect not in SCHEMA_KEY or not isinstance(unit.value, dict):
         return None
@@ -114,6 +124,68 @@ def tool_view(unit: Unit) -> ToolView | None:
         strict=strict,
         strict_pointer=strict_pointer,
     )
+
+
+class _RecentKeys:
+    """The compact JSON of the last few units, by identity: the families check one unit after another, so the
+    key is computed once per unit, not once per family. Entries hold their unit, so an id is never reused
+    while it is here. A cache only: losing it changes nothing but time."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._keys: dict[int, tuple[Unit, str]] = {}
+        self._views: dict[int, tuple[Unit, ToolView | None]] = {}
+
+    def key(self, unit: Unit) -> str:
+        entry = self._keys.get(id(unit))
+        if entry is not None and entry[0] is unit:
+            return entry[1]
+        key = json.dumps(unit.value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+        self._remember(self._keys, unit, key)
+        return key
+
+    def view(self, unit: Unit) -> ToolView | None:
+        entry = self._views.get(id(unit))
+        if entry is not None and entry[0] is unit:
+            return entry[1]
+        view = _tool_view(unit)
+        self._remember(self._views, unit, view)
+        return view
+
+    def _remember(self, table: dict[int, Any], unit: Unit, value: Any) -> None:
+        if len(table) >= self._size:
+            table.pop(next(iter(table)), None)
+        table[id(unit)] = (unit, value)
+
+
+_RECENT = _RecentKeys(64)
+
+
+def unit_key(unit: Unit) -> str:
+    """The unit's value as compact JSON: the key under which rules memoise their findings by content (a
+    keystroke re-checks one unit; a file that breaks and heals re-checks them all, at the cost of a lookup)."""
+    try:
+        return _RECENT.key(unit)
+    except (RuntimeError, StopIteration):  # another thread changed the memo meanwhile: compute directly
+        return json.dumps(unit.value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+
+
+@functools.lru_cache(maxsize=256)
+def value_of(key: str) -> Any:
+    """The value of a unit key, read once for all the families that check it (shared: never mutate it)."""
+    return json.loads(key)
+
+
+def unit_from_key(key: str, dialect: str | None, clean: bool = True) -> Unit:
+    return Unit("tool", (), value_of(key), dialect, 0, 0, clean)
+
+
+@functools.lru_cache(maxsize=256)
+def input_walk(key: str, dialect: str | None, max_depth: int, max_nodes: int) -> SchemaWalk:
+    """The walk of a tool's input schema, done once for all the families that need it."""
+    view = tool_view(unit_from_key(key, dialect))
+    schema = view.schema if view is not None else None
+    return walk_schema(schema, max_depth, max_nodes)
 
 
 # --- walking a JSON Schema -------------------------------------------------------------------------------
