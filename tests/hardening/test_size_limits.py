@@ -60,9 +60,11 @@ def test_cli_still_checks_a_50mb_file(tmp_path: Path) -> None:
 
 def _one_line_tools(size: int) -> str:
     rng = random.Random(5)
-    tools = []
-    while sum(len(json.dumps(t)) for t in tools) < size:
+    tools: list[dict[str, object]] = []
+    length = 0
+    while length < size:
         tools.append(tool(rng, len(tools)))
+        length += len(json.dumps(tools[-1])) + 2
     return json.dumps(tools)
 
 
