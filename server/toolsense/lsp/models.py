@@ -38,6 +38,12 @@ def register(server: ToolsenseServer) -> None:
         settings = server.settings
         if not (settings.models or settings.enums) or not settings.trusted:
             _publish_on_config(None, [])
+            if (settings.models or settings.enums) and not settings.trusted:
+                server.show(
+                    "toolsense: registered models are not imported: the workspace is not trusted "
+                    "(tool calls are checked against the tools' input_schema instead)",
+                    types.MessageType.Info,
+                )
             if server.models is not None:
                 server.models = None
                 server.recheck_all("models")
