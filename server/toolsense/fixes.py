@@ -17,13 +17,14 @@ would not be valid JSON.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import itertools
 import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -37,6 +38,7 @@ from .engine.placement import syntax_errors
 
 __all__ = [
     "CLOSE_OBJECTS_TITLE",
+    "Composed",
     "FixOutcome",
     "NotApplicable",
     "TextEdit",
@@ -44,7 +46,6 @@ __all__ = [
     "apply_fixes_to_workspace",
     "choose_fix",
     "close_objects_fix",
-    "diff_edits",
     "edits_for_fix",
     "fix_document",
     "locate_pointer",
@@ -147,8 +148,21 @@ def detect_eol(document: Document, near: int | None = None) -> str:
     return match.group().decode("ascii") if match else "\n"
 
 
+_INDENT_CACHE: dict[tuple[int, int], str] = {}
+
+
 def detect_indent_unit(document: Document) -> str:
     """The file's indentation step: a tab, or the most common increase in leading spaces (default two)."""
+    key = (document.serial, document.edit_count)
+    found = _INDENT_CACHE.get(key)
+    if found is None:
+        if len(_INDENT_CACHE) > 64:
+            _INDENT_CACHE.clear()
+        found = _INDENT_CACHE[key] = _indent_unit(document)
+    return found
+
+
+def _indent_unit(document: Document) -> str:
     sample = bytes(document.data[: 1 << 16])
     lines = [line for line in _LINE_BREAK.split(sample) if line.strip()]
     tabs = sum(1 for line in lines if line.startswith(b"\t"))
@@ -175,18 +189,43 @@ def top_values(document: Document) -> list[Node]:
     return [child for child in document.root.named_children if child.type not in _SKIPPED]
 
 
+_CHILDREN_CACHE: dict[tuple[int, int, int, int], list[Node]] = {}
+
+
+def _elements(document: Document, array: Node) -> list[Node]:
+    """An array's elements, remembered per document state: a file of 5,000 tools is not walked per fix."""
+    key = (document.serial, document.edit_count, array.start_byte, array.end_byte)
+    found = _CHILDREN_CACHE.get(key)
+    if found is None:
+        if len(_CHILDREN_CACHE) > 256:
+            _CHILDREN_CACHE.clear()
+        found = _CHILDREN_CACHE[key] = list(value_children(array))
+    return found
+
+
 def locate_pointer(document: Document, pointer: Pointer) -> Location | None:
     """The nodes at an absolute pointer (JSON Lines files: the first part picks the line's value)."""
     values = top_values(document)
     if not values:
         return None
+    node = values[0]
     if len(values) > 1:
         if not pointer or not isinstance(pointer[0], int) or not 0 <= pointer[0] < len(values):
             return None
-        found = locate(values[pointer[0]], pointer[1:])
-    else:
-        found = locate(values[0], pointer)
-    return found if found.complete else None
+        node, pointer = values[pointer[0]], pointer[1:]
+    key: Node | None = None
+    for depth, part in enumerate(pointer):
+        if node.type == "array" and isinstance(part, int):
+            elements = _elements(document, node) if node.child_count > 64 else list(value_children(node))
+            if not 0 <= part < len(elements):
+                return None
+            node, key = elements[part], None
+            continue
+        found = locate(node, pointer[depth : depth + 1])
+        if not found.complete:
+            return None
+        node, key = found.value, found.key
+    return Location(node, key, len(pointer), True)
 
 
 def _need(document: Document, pointer: Pointer) -> Location:
@@ -454,9 +493,24 @@ def apply_edits(data: bytes | bytearray, edits: Iterable[TextEdit]) -> bytes:
     return bytes(result)
 
 
-def _point(data: bytes | bytearray, offset: int) -> Point:
-    """tree-sitter's point: rows end only at `\\n` (a lone `\\r` is a line break for LSP, not for it)."""
-    return Point(data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1))
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_FRESH_PARSE_EDITS = 32
+"""With more edits than this, the result is parsed from scratch (one pass) instead of incrementally."""
+
+
+def _pointer_of(document: Document) -> Callable[[int], Point]:
+    """tree-sitter's point for an offset: rows end only at `\\n`; the LSP line table agrees unless the text
+    has a lone `\\r` (a line break for LSP, not for tree-sitter), then rows are counted."""
+    data = document.data
+    if _LONE_CR.search(data) is None:
+        lines = document.lines
+
+        def by_table(offset: int) -> Point:
+            line = lines.line_of(offset)
+            return Point(line, offset - int(lines.starts[line]))
+
+        return by_table
+    return lambda offset: Point(data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1))
 
 
 def _end_point(start: Point, text: bytes) -> Point:
@@ -469,21 +523,26 @@ def _end_point(start: Point, text: bytes) -> Point:
 def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
     """Whether the document with these edits (snippets as plain text) parses without a syntax error.
 
-    Re-parses incrementally from the document's tree, so it costs the edited region, not the file.
+    A few edits re-parse incrementally from the document's tree (cost: the edited region); many edits parse
+    the result from scratch.
     """
+    plain = [TextEdit(e.start, e.end, _plain(e)) for e in edits]
+    data = apply_edits(document.data, plain)
+    if len(plain) > _FRESH_PARSE_EDITS:
+        return not new_parser().parse(data).root_node.has_error
     tree = document.tree.copy()
-    for edit in sorted(edits, reverse=True):
-        text = _plain(edit).encode("utf-8", "surrogatepass")
-        start = _point(document.data, edit.start)
+    point = _pointer_of(document)
+    for edit in sorted(plain, reverse=True):
+        text = edit.encoded
+        start = point(edit.start)
         tree.edit(
             start_byte=edit.start,
             old_end_byte=edit.end,
             new_end_byte=edit.start + len(text),
             start_point=start,
-            old_end_point=_point(document.data, edit.end),
+            old_end_point=point(edit.end),
             new_end_point=_end_point(start, text),
         )
-    data = apply_edits(document.data, [TextEdit(e.start, e.end, _plain(e)) for e in edits])
     return not new_parser().parse(data, tree).root_node.has_error
 
 
@@ -529,11 +588,38 @@ class FixOutcome:
     passes: int
     diagnostics: list[Diagnostic]
     changed: bool
+    edits: list[TextEdit] = field(default_factory=list)
+    """Non-overlapping edits of the original text that give `data` (every pass composed)."""
+
+
+class _Taken:
+    """Accepted edits, sorted, for O(log n) overlap checks (same rule as `_overlapping`)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.edits: list[TextEdit] = []
+
+    def conflicts(self, edit: TextEdit) -> bool:
+        index = bisect.bisect_left(self.starts, edit.start)
+        if index < len(self.edits):
+            after = self.edits[index]
+            if after.start == edit.start or after.start < edit.end:
+                return True
+        if index > 0:
+            before = self.edits[index - 1]
+            if edit.start < before.end:
+                return True
+        return False
+
+    def add(self, edit: TextEdit) -> None:
+        index = bisect.bisect_left(self.starts, edit.start)
+        self.starts.insert(index, edit.start)
+        self.edits.insert(index, edit)
 
 
 def _planned(document: Document, diagnostics: Iterable[Diagnostic], choose: Chooser) -> list[list[TextEdit]]:
     """Non-overlapping edit groups (one per fix) for the chosen fixes, in document order."""
-    taken: list[TextEdit] = []
+    taken = _Taken()
     groups: list[list[TextEdit]] = []
     seen: set[tuple[TextEdit, ...]] = set()
     claimed: set[tuple[Pointer, str]] = set()
@@ -546,11 +632,12 @@ def _planned(document: Document, diagnostics: Iterable[Diagnostic], choose: Choo
         if edits is None or tuple(edits) in seen:
             continue
         claims = _claims(fix)
-        if claims & claimed or _overlapping(sorted([*taken, *edits])):
+        if claims & claimed or any(taken.conflicts(edit) for edit in edits):
             continue  # e.g. two fixes that would both create the key "title": the next pass decides
         seen.add(tuple(edits))
         claimed |= claims
-        taken.extend(edits)
+        for edit in edits:
+            taken.add(edit)
         groups.append(edits)
     return groups
 
@@ -595,55 +682,78 @@ def fix_document(
     current = document
     remaining = diagnostics if diagnostics is not None else check(document)
     seen = {bytes(document.data)}
+    composed = Composed()
     applied = passes = 0
     while passes < max_passes:
         groups = _valid_groups(current, _planned(current, remaining, chooser))
         if not groups:
             break
-        data = apply_edits(current.data, [edit for group in groups for edit in group])
+        edits = sorted(edit for group in groups for edit in group)
+        data = apply_edits(current.data, edits)
         if data in seen:
             break
         seen.add(data)
+        composed.add(edits)
         passes += 1
         applied += len(groups)
         current = Document(current.uri, bytearray(data), current.version, current.encoding)
         remaining = check(current)
-    return FixOutcome(bytes(current.data), applied, passes, remaining, current is not document)
+    changed = current is not document
+    edits = composed.edits(current.data) if changed else []
+    return FixOutcome(bytes(current.data), applied, passes, remaining, changed, edits)
 
 
-def diff_edits(old: bytes | bytearray, new: bytes | bytearray) -> list[TextEdit]:
-    """Small edits turning old into new (line-wise hunks between the common prefix and suffix)."""
-    old, new = bytes(old), bytes(new)
-    if old == new:
-        return []
-    prefix = 0
-    limit = min(len(old), len(new))
-    while prefix < limit and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
-        suffix += 1
-    # Widen to whole lines so the hunks are line-based, then diff the lines in between.
-    start = max(old.rfind(b"\n", 0, prefix), old.rfind(b"\r", 0, prefix)) + 1
-    old_end, new_end = len(old) - suffix, len(new) - suffix
-    old_lines = _split_keep(old[start:old_end])
-    new_lines = _split_keep(new[start:new_end])
-    if not _utf8_boundaries(old, start, old_end) or not _utf8_boundaries(new, start, new_end):
-        return [TextEdit(start, old_end, new[start:new_end].decode("utf-8", "surrogatepass"))]
-    edits: list[TextEdit] = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    old_offsets = _offsets(old_lines, start)
-    new_offsets = _offsets(new_lines, start)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        text = new[new_offsets[j1] : new_offsets[j2]].decode("utf-8", "surrogatepass")
-        edits.append(TextEdit(old_offsets[i1], old_offsets[i2], text))
-    return edits
+@dataclass
+class _Region:
+    """A changed region: bytes [old_start, old_end) of the original are [start, end) of the current text."""
+
+    old_start: int
+    old_end: int
+    start: int
+    end: int
 
 
-def _utf8_boundaries(data: bytes, *offsets: int) -> bool:
-    return all(offset >= len(data) or (data[offset] & 0xC0) != 0x80 for offset in offsets)
+class Composed:
+    """Edits of successive passes composed into edits of the original text (no diff of the two texts, which
+    is quadratic on the repetitive lines of a large tool file)."""
+
+    def __init__(self) -> None:
+        self.regions: list[_Region] = []
+
+    def add(self, edits: Sequence[TextEdit]) -> None:
+        """Record one pass's edits (sorted, non-overlapping, in the coordinates of the current text)."""
+        items: list[tuple[int, int, _Region | TextEdit]] = [(r.start, r.end, r) for r in self.regions]
+        items += [(e.start, e.end, e) for e in edits]
+        items.sort(key=lambda item: (item[0], item[1]))
+        merged: list[_Region] = []
+        shift = 0  # current − original length of the regions passed so far (before this pass)
+        growth = 0  # new − current length of this pass's edits passed so far
+        index = 0
+        while index < len(items):
+            start, end, _ = items[index]
+            group = [items[index]]
+            index += 1
+            while index < len(items) and items[index][0] <= end:
+                end = max(end, items[index][1])
+                group.append(items[index])
+                index += 1
+            region_shift = sum(
+                (r.end - r.start) - (r.old_end - r.old_start) for _, _, r in group if isinstance(r, _Region)
+            )
+            edit_growth = sum(len(e.encoded) - (e.end - e.start) for _, _, e in group if isinstance(e, TextEdit))
+            old_start = start - shift
+            old_end = end - shift - region_shift
+            merged.append(_Region(old_start, old_end, start + growth, end + growth + edit_growth))
+            shift += region_shift
+            growth += edit_growth
+        self.regions = merged
+
+    def edits(self, current: bytes | bytearray) -> list[TextEdit]:
+        """The original text's edits: each changed region replaced by its current text."""
+        return [
+            TextEdit(r.old_start, r.old_end, bytes(current[r.start : r.end]).decode("utf-8", "surrogatepass"))
+            for r in self.regions
+        ]
 
 
 def _split_keep(data: bytes) -> list[bytes]:
@@ -655,13 +765,6 @@ def _split_keep(data: bytes) -> list[bytes]:
     if position < len(data):
         lines.append(data[position:])
     return lines
-
-
-def _offsets(lines: list[bytes], start: int) -> list[int]:
-    offsets = [start]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
-    return offsets
 
 
 # --- the "close every object schema" source action -------------------------------------------------------
@@ -737,17 +840,63 @@ def close_objects_fix(document: Document, kind_hint: Any = None) -> Fix | None:
 _BOM = b"\xef\xbb\xbf"
 
 
-def unified_diff(old: bytes, new: bytes, name: str) -> str:
-    """A unified diff (`--- a/name`, `+++ b/name`) that marks a missing final newline like git does."""
+def unified_diff(old: bytes, new: bytes, name: str, edits: Sequence[TextEdit] | None = None) -> str:
+    """A unified diff (`--- a/name`, `+++ b/name`) that marks a missing final newline like git does.
+
+    With the edits that turn old into new, only the lines around them are compared (fast on large files).
+    """
     old_lines = [line.decode("utf-8", "surrogateescape") for line in _split_keep(old)]
     new_lines = [line.decode("utf-8", "surrogateescape") for line in _split_keep(new)]
-    out: list[str] = []
-    for line in difflib.unified_diff(old_lines, new_lines, f"a/{name}", f"b/{name}", lineterm="\n"):
-        if line.endswith(("\n", "\r")):
-            out.append(line)
+    windows = [(0, len(old_lines), 0, len(new_lines))] if edits is None else _windows(old, new, edits)
+    out = [f"--- a/{name}\n", f"+++ b/{name}\n"] if windows else []
+    changed = False
+    for a1, a2, b1, b2 in windows:
+        hunk = difflib.unified_diff(old_lines[a1:a2], new_lines[b1:b2], lineterm="\n")
+        for line in itertools.islice(hunk, 2, None):
+            changed = True
+            if line.startswith("@@"):
+                match = re.match(r"@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@", line)
+                assert match is not None
+                old_at = int(match.group(1)) + a1  # the window's line 1 is line a1 + 1
+                new_at = int(match.group(3)) + b1
+                line = f"@@ -{old_at}{match.group(2) or ''} +{new_at}{match.group(4) or ''} @@\n"
+            out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+    return "".join(out) if changed else ""
+
+
+def _windows(old: bytes, new: bytes, edits: Sequence[TextEdit]) -> list[tuple[int, int, int, int]]:
+    """Line windows (old a1..a2, new b1..b2) around groups of edits, with room for three lines of context."""
+    old_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(old)]
+    new_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(new)]
+    old_count = len(_split_keep(old))
+    new_count = len(_split_keep(new))
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(old_starts, offset) - 1
+
+    def offset_of(line: int) -> int:
+        return old_starts[line] if line < len(old_starts) else len(old)
+
+    groups: list[list[int]] = []  # [a1, a2, byte delta before the group, byte delta of the group]
+    delta = 0
+    for edit in sorted(edits):
+        first, last = line_of(edit.start), line_of(max(edit.end - 1, edit.start)) + 1
+        grown = len(edit.encoded) - (edit.end - edit.start)
+        a1, a2 = max(first - 4, 0), min(last + 4, old_count)
+        if groups and a1 <= groups[-1][1]:
+            groups[-1][1] = max(groups[-1][1], a2)
+            groups[-1][3] += grown
         else:
-            out.append(line + "\n\\ No newline at end of file\n")
-    return "".join(out)
+            groups.append([a1, a2, delta, grown])
+        delta += grown
+    windows: list[tuple[int, int, int, int]] = []
+    for a1, a2, before, grown in groups:
+        start = offset_of(a1) + before
+        end = offset_of(a2) + before + grown
+        b1 = bisect.bisect_right(new_starts, start) - 1
+        b2 = len(new_starts) if end >= len(new) else bisect.bisect_right(new_starts, end) - 1
+        windows.append((a1, a2, b1, min(b2, new_count)))
+    return windows
 
 
 def _display(path: Path) -> str:
@@ -794,7 +943,9 @@ def apply_fixes_to_workspace(
             continue
         new = bom + outcome.data
         if diff_only:
-            out.write(unified_diff(raw, new, _display(path)))
+            shift = len(bom)
+            moved = [TextEdit(e.start + shift, e.end + shift, e.text) for e in outcome.edits]
+            out.write(unified_diff(raw, new, _display(path), moved))
         else:
             try:
                 path.write_bytes(new)

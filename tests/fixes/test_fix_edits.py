@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from fixkit import assert_outside_unchanged, loads
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolsense.document.document import Document
 from toolsense.engine.findings import (
@@ -16,13 +20,13 @@ from toolsense.engine.findings import (
     ReplaceValue,
 )
 from toolsense.fixes import (
+    Composed,
     TextEdit,
     _plain,
     apply_edits,
     choose_fix,
     detect_eol,
     detect_indent_unit,
-    diff_edits,
     edits_for_fix,
     json_string,
     snippet_escape,
@@ -211,13 +215,100 @@ def test_choose_fix() -> None:
     assert choose_fix([other, Fix("again", ())], unsafe=True) is None  # several candidates, none preferred
 
 
-def test_diff_edits_round_trip() -> None:
+def test_composed_passes_round_trip() -> None:
     old = b'{\r\n\t"a": 1,\r\n\t"b": 2\r\n}\r\n'
-    new = b'{\r\n\t"a": 10,\r\n\t"b": 2,\r\n\t"c": 3\r\n}\r\n'
-    edits = diff_edits(old, new)
+    first = [TextEdit(5, 6, "aa"), TextEdit(8, 9, "10")]
+    middle = apply_edits(old, first)
+    second = [TextEdit(middle.index(b"2"), middle.index(b"2") + 1, '2,\r\n\t"c": 3'), TextEdit(5, 7, "z")]
+    new = apply_edits(middle, second)
+    composed = Composed()
+    composed.add(first)
+    composed.add(sorted(second))
+    edits = composed.edits(new)
     assert apply_edits(old, edits) == new
-    assert all(e.start >= old.index(b"\t") - 2 for e in edits)
-    assert diff_edits(old, old) == []
+    assert [(e.start, e.end) for e in edits] == [(5, 6), (8, 9), (old.index(b"2"), old.index(b"2") + 1)]
+
+
+@st.composite
+def passes(draw: st.DrawFn) -> tuple[bytes, list[list[TextEdit]]]:
+    text = draw(st.text(alphabet="ab\n{}é", min_size=0, max_size=40)).encode()
+    rounds: list[list[TextEdit]] = []
+    current = text
+    for _ in range(draw(st.integers(1, 4))):
+        cuts = sorted(draw(st.lists(st.integers(0, len(current)), max_size=6)))
+        edits: list[TextEdit] = []
+        for start, end in zip(cuts[::2], cuts[1::2], strict=False):
+            if edits and start <= edits[-1].start:
+                continue
+            if not _boundary(current, start) or not _boundary(current, end):
+                continue
+            edits.append(TextEdit(start, end, draw(st.text(alphabet="xy\n😀", max_size=4))))
+        rounds.append(edits)
+        current = apply_edits(current, edits)
+    return text, rounds
+
+
+def _boundary(data: bytes, offset: int) -> bool:
+    return offset >= len(data) or (data[offset] & 0xC0) != 0x80
+
+
+@given(passes())
+@settings(max_examples=300, deadline=None)
+def test_composed_edits_reproduce_every_pass(case: tuple[bytes, list[list[TextEdit]]]) -> None:
+    text, rounds = case
+    composed = Composed()
+    current = text
+    for edits in rounds:
+        composed.add(edits)
+        current = apply_edits(current, edits)
+    edits = composed.edits(current)
+    assert apply_edits(text, edits) == current
+    assert all(a.end < b.start or (a.end <= b.start and a.start < b.start) for a, b in itertools.pairwise(edits))
+
+
+def _patch(old: str, diff: str) -> str:
+    """Apply a unified diff (the test's own tiny `patch`)."""
+    lines = old.splitlines(keepends=True)
+    out: list[str] = []
+    at = 0
+    body = diff.splitlines(keepends=True)[2:]
+    for line in body:
+        if line.startswith("@@"):
+            start = int(line.split()[1].split(",")[0][1:])
+            count = line.split()[1].split(",")
+            first = start - 1 if len(count) == 1 or count[1] != "0" else start
+            out.extend(lines[at:first])
+            at = first
+        elif line.startswith(" "):
+            out.append(lines[at])
+            at += 1
+        elif line.startswith("-"):
+            at += 1
+        elif line.startswith("+"):
+            out.append(line[1:])
+        elif line.startswith("\\"):
+            out[-1] = out[-1].rstrip("\n") if out and not body[body.index(line) - 1].startswith("-") else out[-1]
+    out.extend(lines[at:])
+    return "".join(out)
+
+
+@given(passes())
+@settings(max_examples=200, deadline=None)
+def test_unified_diff_from_edits_applies(case: tuple[bytes, list[list[TextEdit]]]) -> None:
+    text, rounds = case
+    composed = Composed()
+    current = text
+    for edits in rounds:
+        composed.add(edits)
+        current = apply_edits(current, edits)
+    diff = unified_diff(text, current, "x.json", composed.edits(current))
+    if text == current:
+        assert diff == ""
+        return
+    assert diff.startswith("--- a/x.json\n+++ b/x.json\n")
+    if b"\r" not in text + current and text.endswith(b"\n") and current.endswith(b"\n"):
+        assert _patch(text.decode(), diff) == current.decode()
+        assert diff == unified_diff(text, current, "x.json")
 
 
 def test_unified_diff() -> None:

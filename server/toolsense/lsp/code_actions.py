@@ -29,7 +29,6 @@ from ..fixes import (
     CLOSE_OBJECTS_TITLE,
     TextEdit,
     close_objects_fix,
-    diff_edits,
     edits_for_fix,
     fix_document,
 )
@@ -180,7 +179,7 @@ def fix_all_edits(
     if not any(d.finding is not None and any(f.safe or unsafe for f in d.finding.fixes) for d in diagnostics):
         return []
     outcome = fix_document(document, check, unsafe, diagnostics)
-    return diff_edits(document.data, outcome.data) if outcome.changed else []
+    return outcome.edits
 
 
 def close_objects_edits(document: Document, kind_hint: Any) -> list[TextEdit]:
@@ -200,7 +199,7 @@ def close_objects_edits(document: Document, kind_hint: Any) -> list[TextEdit]:
         ]
 
     outcome = fix_document(document, pseudo, diagnostics=pseudo(document), choose=lambda d: _only_fix(d))
-    return diff_edits(document.data, outcome.data) if outcome.changed else []
+    return outcome.edits
 
 
 def _only_fix(diagnostic: Diagnostic) -> Fix | None:
