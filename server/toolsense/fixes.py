@@ -390,7 +390,22 @@ def _expand_empty(document: Document, obj: Node) -> bool:
     return not _same_line(document, holder.start_byte, max(holder.end_byte - 1, holder.start_byte))
 
 
+def _inline_object(members: tuple[tuple[str, str], ...], snippet: bool) -> str:
+    keys = [snippet_escape(json_string(k)) if snippet else json_string(k) for k, _ in members]
+    return "{" + ", ".join(f"{k}: {v}" for k, (_, v) in zip(keys, members, strict=True)) + "}"
+
+
 def _insert(document: Document, edit: InsertMembers, snippets: bool) -> list[TextEdit]:
+    found = locate_pointer(document, edit.pointer)
+    if found is None and edit.pointer and isinstance(edit.pointer[-1], str):
+        # The object itself is missing (`trigger_config` absent): add it to its parent, members inline.
+        use_snippets = snippets and bool(edit.snippet_members)
+        outer = InsertMembers(
+            edit.pointer[:-1],
+            ((edit.pointer[-1], _inline_object(edit.members, False)),),
+            ((edit.pointer[-1], _inline_object(edit.snippet_members, True)),) if use_snippets else (),
+        )
+        return _insert(document, outer, snippets)
     obj = _need(document, edit.pointer).value
     if obj.type != "object" or not edit.members:
         raise NotApplicable("not an object")

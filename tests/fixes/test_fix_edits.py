@@ -137,6 +137,16 @@ def test_insert_at_root_and_first_member() -> None:
     assert run('{\n  "a": 1}', InsertMembers((), (("b", "0"),))) == '{\n  "a": 1,\n  "b": 0}'
 
 
+def test_insert_into_a_missing_object_creates_it() -> None:
+    edit = InsertMembers(("x", "y"), (("a", '""'), ("b", "0")), (("a", '"$1"'), ("b", "${2:0}")))
+    assert (
+        run('{\n  "x": {\n    "z": 1\n  }\n}', edit) == '{\n  "x": {\n    "z": 1,\n    "y": {"a": "", "b": 0}\n  }\n}'
+    )
+    snippet = run('{"x": {}}', edit, snippets=True)
+    assert snippet == '{"x": {"y": {"a": "$1", "b": ${2:0}}}}'
+    assert run('{"x": 1}', edit) is None  # the parent is not an object
+
+
 def test_insert_snippets_only_when_asked() -> None:
     text = '{\n  "x": {\n    "a": 1\n  }\n}'
     assert run(text, INSERT, snippets=True) == '{\n  "x": {\n    "a": 1,\n    "b": "$1",\n    "c": ${2:0}\n  }\n}'
