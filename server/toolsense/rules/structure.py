@@ -65,7 +65,7 @@ BAD_ENUM = CATALOG.rule(
     Severity.ERROR,
     "A value that is not one of the allowed values.",
     FAMILY,
-    "replace with the closest allowed value; enum member name → value",
+    "replace with the closest allowed value; an enum member's name → its value (safe)",
 )
 COERCIBLE = CATALOG.rule(
     "TS105",
@@ -307,7 +307,9 @@ def _wrong_type(
             f"{coercion.replacement_json}, but write the {coercion.json_type} itself{note}"
         )
         fix = Fix(
-            f"Convert to {coercion.json_type} {coercion.replacement_json}",
+            "Convert to null"
+            if coercion.json_type == "null"
+            else f"Convert to {coercion.json_type} {coercion.replacement_json}",
             (ReplaceValue(pointer, coercion.replacement_json),),
             safe=True,
             preferred=True,
