@@ -3,7 +3,6 @@ parameter without one is information; a tool description longer than `descriptio
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +12,7 @@ from ..engine.findings import Finding, Severity
 from ..engine.schemas import resolve_local_ref
 from ..engine.units import Unit
 from ..settings import LimitsSettings
-from .tooldef import has_path, input_walk, tool_view, unit_from_key, unit_key
+from .tooldef import ContentMemo, has_path, input_walk, tool_view, unit_key
 
 FAMILY = "Tool definitions: descriptions"
 
@@ -58,17 +57,16 @@ def _described(node: Any, root: Any) -> bool:
 def descriptions(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     if tool_view(unit) is None:
         return ()
-    settings = ctx.settings
-    return _descriptions(unit_key(unit), unit.dialect, settings.description.max_length, settings.limits)
+    max_length, limits = ctx.settings.description.max_length, ctx.settings.limits
+    key = (unit_key(unit), unit.dialect, max_length, limits)
+    return _MEMO.get(key, lambda: tuple(_find(unit, max_length, limits)))
 
 
-@functools.lru_cache(maxsize=4096)
-def _descriptions(key: str, dialect: str | None, max_length: int, limits: LimitsSettings) -> tuple[Finding, ...]:
-    return tuple(_find(key, dialect, max_length, limits))
+_MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
 
 
-def _find(key: str, dialect: str | None, max_length: int, limits: LimitsSettings) -> Iterator[Finding]:
-    view = tool_view(unit_from_key(key, dialect))
+def _find(unit: Unit, max_length: int, limits: LimitsSettings) -> Iterator[Finding]:
+    view = tool_view(unit)
     assert view is not None
     text = view.description
     if not has_path(view.value, view.description_pointer):
@@ -89,7 +87,7 @@ def _find(key: str, dialect: str | None, max_length: int, limits: LimitsSettings
         )
     if not isinstance(view.schema, dict):
         return
-    walk = input_walk(key, dialect, limits.max_schema_depth, limits.max_subschemas)
+    walk = input_walk(unit, limits.max_schema_depth, limits.max_subschemas)
     for entry in walk.nodes:
         name = entry.property_name
         if name is None or entry.conditional or _described(entry.node, view.schema):

@@ -5,14 +5,12 @@ and fixes as everywhere else. Matching a `pattern` cannot hang: see `instances`.
 
 from __future__ import annotations
 
-import functools
-
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
 from ..engine.findings import Finding, Severity
 from ..engine.units import Unit
 from .instances import value_findings
-from .tooldef import tool_view, unit_from_key, unit_key
+from .tooldef import ContentMemo, tool_view, unit_key
 
 FAMILY = "Tool definitions: input examples"
 
@@ -75,12 +73,16 @@ def input_examples(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     view = tool_view(unit)
     if view is None or view.examples_pointer is None or not isinstance(view.examples, list):
         return ()
-    return _input_examples(unit_key(unit), unit.dialect, unit.clean, ctx.settings.limits.regex_timeout_ms)
+    budget = ctx.settings.limits.regex_timeout_ms
+    key = (unit_key(unit), unit.dialect, unit.clean, budget)
+    return _MEMO.get(key, lambda: _input_examples(unit, unit.clean, budget))
 
 
-@functools.lru_cache(maxsize=4096)
-def _input_examples(key: str, dialect: str | None, clean: bool, budget: int) -> tuple[Finding, ...]:
-    view = tool_view(unit_from_key(key, dialect, clean))
+_MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
+
+
+def _input_examples(unit: Unit, clean: bool, budget: int) -> tuple[Finding, ...]:
+    view = tool_view(unit)
     assert view is not None and view.examples_pointer is not None
     examples = view.examples
     if not isinstance(examples, list) or not isinstance(view.schema, dict):

@@ -33,12 +33,12 @@ from .instances import canonical, meta_registry, offline_registry, validator_cla
 from .structure import json_type_name, short_repr
 from .tooldef import (
     JSON_TYPES,
+    ContentMemo,
     SchemaWalk,
     ToolView,
     input_walk,
     tool_view,
     types_of,
-    unit_from_key,
     unit_key,
     walk_schema,
 )
@@ -164,12 +164,15 @@ def schema_targets(view: ToolView) -> list[SchemaTarget]:
 def schema_validity(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     if tool_view(unit) is None:
         return ()
-    return _schema_validity(unit_key(unit), unit.dialect, ctx.settings.limits)
+    limits = ctx.settings.limits
+    return _MEMO.get((unit_key(unit), unit.dialect, limits), lambda: _schema_validity(unit, limits))
 
 
-@functools.lru_cache(maxsize=4096)
-def _schema_validity(key: str, dialect: str | None, limits: LimitsSettings) -> tuple[Finding, ...]:
-    view = tool_view(unit_from_key(key, dialect))
+_MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
+
+
+def _schema_validity(unit: Unit, limits: LimitsSettings) -> tuple[Finding, ...]:
+    view = tool_view(unit)
     assert view is not None
     found: list[Finding] = []
     for target in schema_targets(view):
@@ -178,7 +181,7 @@ def _schema_validity(key: str, dialect: str | None, limits: LimitsSettings) -> t
         if target.is_output:
             walk = walk_schema(target.schema, limits.max_schema_depth, limits.max_subschemas)
         else:
-            walk = input_walk(key, dialect, limits.max_schema_depth, limits.max_subschemas)
+            walk = input_walk(unit, limits.max_schema_depth, limits.max_subschemas)
         found.extend(check_schema_target(target, walk))
     return tuple(found)
 

@@ -10,6 +10,7 @@ from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
 from ..engine.findings import Finding, Fix, Related, ReplaceValue, Severity
 from ..engine.units import Unit
+from ..models.definitions import NAME_KEY
 from .profiles import PROFILES, enabled_profiles
 from .structure import short_repr
 from .tooldef import ToolView, tool_view
@@ -129,22 +130,34 @@ def _elsewhere(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
 
 @CATALOG.file_check("tool")
 def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
-    seen: dict[str, list[tuple[Unit, ToolView]]] = {}
-    for unit in units:
-        view = tool_view(unit)
-        if view is not None and view.name:
-            seen.setdefault(view.name, []).append((unit, view))
-    for name, places in seen.items():
-        if len(places) < 2:
+    # Runs on every check of the file, over all its units: read the names directly, allocate almost nothing.
+    first: dict[str, int] = {}
+    duplicates: dict[str, list[int]] = {}
+    for index, unit in enumerate(units):
+        value = unit.value
+        if unit.kind != "tool" or not isinstance(value, dict):
             continue
-        pointers = [(*unit.pointer, *view.name_pointer) for unit, view in places]
+        dialect = unit.dialect
+        if dialect == "openai":
+            function = value.get("function")
+            name = function.get("name") if isinstance(function, dict) else None
+        elif dialect in ("anthropic", "mcp", "openai-flat"):
+            name = value.get("name")
+        else:
+            continue
+        if isinstance(name, str) and name:
+            seen = first.setdefault(name, index)
+            if seen != index:
+                duplicates.setdefault(name, [seen]).append(index)
+    for name, indexes in duplicates.items():
+        pointers = [(*units[i].pointer, *NAME_KEY[units[i].dialect or "anthropic"]) for i in indexes]
         for index, pointer in enumerate(pointers):
             related = tuple(
                 Related(f"'{name}' is also defined here", other) for j, other in enumerate(pointers) if j != index
             )
             yield Finding(
                 DUPLICATE.code,
-                f"Duplicate tool name '{name}': {len(places)} tools in this file have it",
+                f"Duplicate tool name '{name}': {len(pointers)} tools in this file have it",
                 pointer,
                 related=related,
             )

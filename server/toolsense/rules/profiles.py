@@ -9,6 +9,7 @@ By default only the file's own dialect rules apply. A profile's rules apply when
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -21,9 +22,10 @@ from ..engine.context import CheckContext
 from ..engine.findings import Finding, Fix, InsertMembers, ReplaceValue, Severity
 from ..engine.schemas import resolve_local_ref
 from ..engine.units import Unit
+from ..models.definitions import NAME_KEY, SCHEMA_KEY
 from ..settings import ProfileLimits, Settings
 from .structure import short_repr
-from .tooldef import SchemaNode, SchemaWalk, ToolView, is_object_schema, tool_view, walk_schema
+from .tooldef import ContentMemo, SchemaNode, SchemaWalk, ToolView, is_object_schema, tool_view, unit_key, walk_schema
 
 FAMILY = "Tool definitions: provider profiles"
 AS_OF = "2026-11"
@@ -612,47 +614,61 @@ def _gemini(walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
 
 @CATALOG.file_check("tool")
 def tool_counts(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
-    views = [(unit, view) for unit in units if (view := tool_view(unit)) is not None]
-    if not views:
+    # Runs on every check of the file, over all its units: counts first, budgets only when they can matter.
+    tools = [u for u in units if u.kind == "tool" and u.dialect in SCHEMA_KEY and isinstance(u.value, dict)]
+    if not tools:
         return
-    dialects = {view.dialect for _, view in views}
     enabled = set(enabled_profiles(ctx.settings))
-    openai = enabled & {"openai", "openai-strict"} or (dialects & {"openai", "openai-flat"})
-    if openai:
+    dialects = {u.dialect for u in tools}
+    if enabled & {"openai", "openai-strict"} or dialects & {"openai", "openai-flat"}:
         limit = profile_limits("openai", ctx.settings).max_tools
-        if limit is not None and len(views) > limit:
-            unit, view = views[limit]
+        if limit is not None and len(tools) > limit:
             yield Finding(
                 TOO_MANY_TOOLS.code,
-                f"OpenAI accepts at most {limit} tools per request; this file defines {len(views)} "
+                f"OpenAI accepts at most {limit} tools per request; this file defines {len(tools)} "
                 f"(limit as of {AS_OF})",
-                (*unit.pointer, *view.name_pointer),
+                _name_pointer(tools[limit]),
             )
-    strict = [(u, v) for u, v in views if "anthropic-strict" in strict_profiles(v, ctx.settings)]
+    if "anthropic-strict" in enabled:
+        strict = tools
+    else:
+        strict = [u for u in tools if u.dialect == "anthropic" and u.value.get("strict") is True]
     if not strict:
         return
     limits = profile_limits("anthropic-strict", ctx.settings)
     if limits.max_strict_tools is not None and len(strict) > limits.max_strict_tools:
-        unit, view = strict[limits.max_strict_tools]
         yield Finding(
             TOO_MANY_TOOLS.code,
             f"Anthropic accepts at most {limits.max_strict_tools} strict tools per request; this file has "
             f"{len(strict)} (limit as of {AS_OF})",
-            (*unit.pointer, *view.name_pointer),
+            _name_pointer(strict[limits.max_strict_tools]),
         )
-    budgets = [tool_budget(v.schema) for _, v in strict if isinstance(v.schema, dict)]
+    if len(strict) < 2 or (limits.max_optional_parameters is None and limits.max_union_parameters is None):
+        return
+    budgets = [_BUDGETS.get((unit_key(u), u.dialect), functools.partial(_budget, u)) for u in strict]
     for total, limit, what in (
-        (sum(b.optional_parameters for b in budgets), limits.max_optional_parameters, "optional parameters"),
-        (sum(b.union_parameters for b in budgets), limits.max_union_parameters, "union parameters"),
+        (sum(b.optional_parameters for b in budgets if b), limits.max_optional_parameters, "optional parameters"),
+        (sum(b.union_parameters for b in budgets if b), limits.max_union_parameters, "union parameters"),
     ):
-        if limit is not None and total > limit and len(budgets) > 1:
-            unit, view = strict[0]
+        if limit is not None and total > limit:
             yield Finding(
                 TOO_MANY_TOOLS.code,
                 f"Anthropic strict tools may have at most {limit} {what} in total per request; the strict tools "
                 f"in this file have {total} (limit as of {AS_OF})",
-                (*unit.pointer, *view.name_pointer),
+                _name_pointer(strict[0]),
             )
+
+
+def _name_pointer(unit: Unit) -> Pointer:
+    return (*unit.pointer, *NAME_KEY[unit.dialect or "anthropic"])
+
+
+_BUDGETS: ContentMemo[Budget | None] = ContentMemo(4096)
+
+
+def _budget(unit: Unit) -> Budget | None:
+    view = tool_view(unit)
+    return tool_budget(view.schema) if view is not None and isinstance(view.schema, dict) else None
 
 
 def name_matches(profile: str, name: str) -> bool:

@@ -6,7 +6,6 @@ error (TS263) replaces this warning; with the Gemini profile (which rejects the 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 
 from ..engine.catalog import CATALOG
@@ -15,7 +14,7 @@ from ..engine.findings import Finding, Fix, InsertMembers, Severity
 from ..engine.units import Unit
 from ..settings import LimitsSettings
 from .profiles import active_profiles, strict_profiles
-from .tooldef import SchemaNode, input_walk, is_object_schema, tool_view, unit_from_key, unit_key
+from .tooldef import ContentMemo, SchemaNode, input_walk, is_object_schema, tool_view, unit_key
 
 FAMILY = "Tool definitions: strictness"
 
@@ -51,18 +50,17 @@ def closed_objects(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
         return ()
     if strict_profiles(view, ctx.settings) or "gemini" in active_profiles(view, ctx.settings):
         return ()
-    return tuple(_closed_objects(unit_key(unit), unit.dialect, ctx.settings.limits))
+    limits = ctx.settings.limits
+    return _MEMO.get((unit_key(unit), unit.dialect, limits), lambda: tuple(_open_objects(unit, limits)))
 
 
-@functools.lru_cache(maxsize=4096)
-def _closed_objects(key: str, dialect: str | None, limits: LimitsSettings) -> tuple[Finding, ...]:
-    return tuple(_open_objects(key, dialect, limits))
+_MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
 
 
-def _open_objects(key: str, dialect: str | None, limits: LimitsSettings) -> Iterator[Finding]:
-    view = tool_view(unit_from_key(key, dialect))
+def _open_objects(unit: Unit, limits: LimitsSettings) -> Iterator[Finding]:
+    view = tool_view(unit)
     assert view is not None
-    walk = input_walk(key, dialect, limits.max_schema_depth, limits.max_subschemas)
+    walk = input_walk(unit, limits.max_schema_depth, limits.max_subschemas)
     for entry in walk.nodes:
         node = entry.node
         if entry.conditional or entry.in_all_of or "allOf" in node or not is_object_schema(node):

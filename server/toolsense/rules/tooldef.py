@@ -7,11 +7,11 @@ Pure helpers (no findings): the rule families in `names`, `json_schema`, `strict
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..document.jsontree import Pointer
 from ..engine.units import Unit
@@ -170,22 +170,41 @@ def unit_key(unit: Unit) -> str:
         return json.dumps(unit.value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
 
 
-@functools.lru_cache(maxsize=256)
-def value_of(key: str) -> Any:
-    """The value of a unit key, read once for all the families that check it (shared: never mutate it)."""
-    return json.loads(key)
+T = TypeVar("T")
 
 
-def unit_from_key(key: str, dialect: str | None, clean: bool = True) -> Unit:
-    return Unit("tool", (), value_of(key), dialect, 0, 0, clean)
+class ContentMemo(Generic[T]):
+    """Results by content (a unit's key and the settings they depend on), the most recent `size` kept. A cache:
+    losing it changes nothing but time. Computations get the live unit, so nothing is parsed twice."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._data: dict[Hashable, T] = {}
+
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        found = self._data.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
+        value = compute()
+        if len(self._data) >= self._size:
+            with contextlib.suppress(StopIteration, KeyError, RuntimeError):
+                del self._data[next(iter(self._data))]
+        self._data[key] = value
+        return value
 
 
-@functools.lru_cache(maxsize=256)
-def input_walk(key: str, dialect: str | None, max_depth: int, max_nodes: int) -> SchemaWalk:
+_MISSING = object()
+_WALKS: ContentMemo[SchemaWalk] = ContentMemo(64)
+
+
+def input_walk(unit: Unit, max_depth: int, max_nodes: int) -> SchemaWalk:
     """The walk of a tool's input schema, done once for all the families that need it."""
-    view = tool_view(unit_from_key(key, dialect))
-    schema = view.schema if view is not None else None
-    return walk_schema(schema, max_depth, max_nodes)
+
+    def walk() -> SchemaWalk:
+        view = tool_view(unit)
+        return walk_schema(view.schema if view is not None else None, max_depth, max_nodes)
+
+    return _WALKS.get((unit_key(unit), unit.dialect, max_depth, max_nodes), walk)
 
 
 # --- walking a JSON Schema -------------------------------------------------------------------------------
