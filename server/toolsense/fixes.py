@@ -796,7 +796,8 @@ def open_object_schemas(
     """Pointers (relative to schema) of object schemas without `additionalProperties`.
 
     Skipped: `allOf` branches and schemas that use `allOf` or `$ref` (closing them would reject the
-    properties the other branches define), and booleans.
+    properties the other branches define), free-form objects that list no `properties` (closing one would
+    allow only `{}`: whether it should is the author's choice), and booleans.
     """
     if not isinstance(schema, dict) or depth > _MAX_SCHEMA_DEPTH:
         return
@@ -804,7 +805,8 @@ def open_object_schemas(
     is_object = kind == "object" or (isinstance(kind, list) and "object" in kind)
     is_object = is_object or (kind is None and isinstance(schema.get("properties"), dict))
     closed = "additionalProperties" in schema or "unevaluatedProperties" in schema
-    if is_object and not closed and not in_all_of and "allOf" not in schema and "$ref" not in schema:
+    listed = isinstance(schema.get("properties"), dict) or isinstance(schema.get("patternProperties"), dict)
+    if is_object and listed and not closed and not in_all_of and "allOf" not in schema and "$ref" not in schema:
         yield pointer
     for keyword in _SCHEMA_MAPS:
         children = schema.get(keyword)

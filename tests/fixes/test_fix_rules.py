@@ -112,6 +112,8 @@ def test_the_case_files_cover_every_rule_with_a_fix() -> None:
     with_fix_text = {code for code, rule in CATALOG.rules.items() if rule.fix}
     missing = with_fix_text - codes - NOT_IN_CASE_FILES
     assert not missing, f"rules with a quick fix but no case file exercising it: {sorted(missing)}"
+    undocumented = codes - with_fix_text
+    assert not undocumented, f"rules offering fixes without a `fix` text for docs/rules.md: {sorted(undocumented)}"
 
 
 NOT_IN_CASE_FILES: set[str] = set()
