@@ -1,9 +1,25 @@
-"""Rule families. Importing this package registers every rule and check in the catalog."""
+"""Rule families. Importing this package registers every rule and check in the catalog.
 
-from . import structure
-from . import automation, conditions, preflight, templates  # noqa: F401  (automations: TS4xx–TS6xx)
-from . import json_schema  # noqa: F401  (tool definitions: JSON Schema validity)
-from . import names, strictness, examples, descriptions, mcp, profiles  # noqa: F401  (tool definitions)
-from . import tool_calls, drift  # noqa: F401  (tool calls, registered models, drift)
+Automations: automation, conditions, preflight, templates (TS4xx–TS6xx). Tool definitions: json_schema, names,
+strictness, examples, descriptions, mcp, profiles (TS2xx). Tool calls and registered models: tool_calls (TS3xx,
+TS8xx); drift from registered models: drift (TS7xx).
+"""
+
+from . import (  # noqa: F401  (imported to register their rules)
+    automation,
+    conditions,
+    descriptions,
+    drift,
+    examples,
+    json_schema,
+    mcp,
+    names,
+    preflight,
+    profiles,
+    strictness,
+    structure,
+    templates,
+    tool_calls,
+)
 
 __all__ = ["structure"]
