@@ -186,3 +186,20 @@ def test_a_tool_with_syntax_errors_does_not_report_missing_properties_in_example
     broken = text.replace('"description": "Does a thing.",', '"description": "Does a thing."')
     diags = check(broken)
     assert "TS001" in codes(diags) and "TS231" not in codes(diags)
+
+
+def test_catastrophic_property_name_patterns_are_cut_short_too() -> None:
+    schema = {
+        "type": "object",
+        "patternProperties": {"^(a+)+$": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    text = tool(schema, input_examples=[{"a" * 40 + "!": 1, "aaa": "x"}])
+    started = time.monotonic()
+    diags = check(text, settings=Settings(limits=LimitsSettings(regex_timeout_ms=100)))
+    assert time.monotonic() - started < 10
+    assert [(d.code, d.text) for d in diags] == [("TS236", "{"), ("TS232", '"x"')]
+    assert diags[0].message == (
+        'Checking input example 1 was cut short: matching property names against "^(a+)+$" took longer than the '
+        "regex time budget"
+    )

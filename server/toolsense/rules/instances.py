@@ -305,9 +305,53 @@ def _pattern(validator: Validator, pattern: Any, instance: Any, schema: Any) -> 
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
+def _key_matches(pattern: str, key: str) -> bool:
+    """`re.search(pattern, key)` for patternProperties, with the same time budget (cut short → a match)."""
+    found = safe_search(pattern, key)
+    if found is None:
+        notes = _CUT_SHORT.get()
+        if notes is not None:
+            notes.append(f"matching property names against {_short(pattern)} took longer than the regex time budget")
+        return True
+    return found
+
+
+def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not isinstance(instance, dict) or not isinstance(patterns, dict):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if isinstance(pattern, str) and _key_matches(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not isinstance(instance, dict) or not isinstance(schema, dict):
+        return
+    found = schema.get("properties")
+    properties: dict[str, Any] = found if isinstance(found, dict) else {}
+    found = schema.get("patternProperties")
+    patterns: dict[str, Any] = found if isinstance(found, dict) else {}
+    extras = [
+        key
+        for key in instance
+        if key not in properties and not any(isinstance(p, str) and _key_matches(p, key) for p in patterns)
+    ]
+    if isinstance(extra, dict):
+        for key in extras:
+            yield from validator.descend(instance[key], extra, path=key)
+    elif extra is False and extras:
+        yield ValidationError(f"Additional properties are not allowed ({', '.join(map(repr, extras))} unexpected)")
+
+
 @functools.lru_cache(maxsize=16)
 def _guarded_class(cls: type[Validator]) -> type[Validator]:
-    guarded: type[Validator] = extend(cls, {"pattern": _pattern})  # type: ignore[no-untyped-call]
+    """The dialect's validator with every regex use under the time budget: `pattern`, `patternProperties` and
+    the pattern matching inside `additionalProperties`."""
+    keywords = {"pattern": _pattern, "patternProperties": _pattern_properties}
+    if "additionalProperties" in cls.VALIDATORS:
+        keywords["additionalProperties"] = _additional_properties
+    guarded: type[Validator] = extend(cls, keywords)  # type: ignore[no-untyped-call]
     return guarded
 
 
@@ -511,7 +555,7 @@ def _extra_keys(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
     for key in instance:
         if key in properties:
             continue
-        if any(isinstance(p, str) and safe_search(p, key) for p in patterns):
+        if any(isinstance(p, str) and _key_matches(p, key) for p in patterns):
             continue
         extras.append(key)
     return extras
