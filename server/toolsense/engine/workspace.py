@@ -119,7 +119,8 @@ def document_tools(document: Document, kind: UnitKind | None) -> list[ToolInfo]:
 
 
 def iter_json_files(paths: Iterable[Path], settings: Settings) -> Iterator[Path]:
-    """JSON files under the given paths, skipping excluded folders; explicit files always included."""
+    """JSON files under the given paths, skipping excluded folders and symlinks that lead out of the folder;
+    explicit files always included."""
     from .units import glob_match
 
     for path in paths:
@@ -133,8 +134,18 @@ def iter_json_files(paths: Iterable[Path], settings: Settings) -> Iterator[Path]
             for name in sorted(files):
                 if name.endswith(JSON_SUFFIXES):
                     full = Path(folder) / name
+                    if full.is_symlink() and not _inside(path, full):
+                        continue  # a link out of the folder (to ~/.aws/…): never read what lies outside
                     if not any(glob_match(str(full), g) for g in settings.files.exclude):
                         yield full
+
+
+def _inside(root: Path, path: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (OSError, ValueError, RuntimeError):
+        return False
+    return True
 
 
 @dataclass

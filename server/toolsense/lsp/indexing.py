@@ -120,12 +120,25 @@ async def index_workspace(server: ToolsenseServer) -> None:
         server.dependents_changed()
 
 
+def in_workspace(server: ToolsenseServer, path: Path) -> bool:
+    """Whether a file (symlinks followed) lies inside a workspace folder; without folders, any file does."""
+    if not server.roots:
+        return True
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return any(resolved.is_relative_to(root.resolve()) for root in server.roots)
+
+
 async def reindex_file(server: ToolsenseServer, uri: str) -> None:
     """A file closed in the editor or changed on disk: read it again."""
     path = uri_to_path(uri)
     if path is None:
         return
     uri = server.canonical(uri)
+    if not in_workspace(server, path):
+        return  # a symlink out of the workspace: never read
     if not path.is_file():
         server.workspace_files.pop(uri, None)
         changed = not server.is_open(uri) and server.registry.remove_file(uri)
@@ -183,6 +196,8 @@ def register(server: ToolsenseServer) -> None:
             if event.type == types.FileChangeType.Deleted:
                 server.workspace_files.pop(uri, None)
                 changed |= not server.is_open(uri) and server.registry.remove_file(uri)
+            elif not in_workspace(server, path):
+                continue  # a symlink out of the workspace: never read
             else:
                 changed |= _record(server, *(await _read(server, path)))
         if config_changed:
