@@ -165,6 +165,14 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 out.write(_github(shown_path, d) + "\n")
     else:
         _text(shown, out, len(workspace.files))
+    internal = sum(1 for diags in results.values() for d in diags if d.code == "TS900")
+    if internal:
+        # A check crashed: the diagnostics above are incomplete, and that is toolsense's fault, not the files'.
+        err.write(
+            f"toolsense: internal error in {internal} check{'s' if internal != 1 else ''} (this is a bug in "
+            "toolsense, not in your files; see the TS900 diagnostics)\n"
+        )
+        return EXIT_INTERNAL
     has_error = any(d.severity == Severity.ERROR for diags in results.values() for d in diags)
     return EXIT_FINDINGS if has_error else EXIT_OK
 

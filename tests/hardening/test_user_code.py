@@ -159,3 +159,32 @@ def test_server_trusted_is_not_frozen_by_modules_that_hang(tmp_path: Path) -> No
         assert server.process.poll() is None
     finally:
         server.close()
+
+
+@pytest.mark.timeout(120)
+def test_trust_is_never_raised_after_start(tmp_path: Path) -> None:
+    """Untrusted at `initialize`: a settings pull answering `trusted: true`, a settings push saying so, and the
+    workspace's own toolsense.toml saying so — none of them makes the server import user code."""
+    root = _workspace(tmp_path, trusted_in_file=True)
+    server = ServerProcess(root, log_level="INFO")
+    server.configuration = {"trusted": True, "diagnostics": {"debounce_ms": 0}}
+    try:
+        capabilities = {
+            "workspace": {"configuration": True, "didChangeConfiguration": {"dynamicRegistration": False}},
+            "textDocument": {"publishDiagnostics": {"versionSupport": True}},
+        }
+        server.initialize(root, {"trusted": False, "diagnostics": {"debounce_ms": 0}}, capabilities)
+        path = root / "calls" / "get_weather.json"
+        uri = server.open(path, path.read_text(encoding="utf-8"))
+        server.wait_diagnostics(uri, BOUND_S, lambda p: any(d.get("code") == "TS805" for d in p["diagnostics"]))
+        server.notify(
+            "workspace/didChangeConfiguration", {"settings": {"toolsense": {"trusted": True, "profiles": ["mcp"]}}}
+        )
+        server.notify("workspace/didChangeConfiguration", {"settings": {"trusted": True}})
+        server.change(uri, 2, [{"text": path.read_text(encoding="utf-8") + " "}])
+        published = server.wait_diagnostics(uri, BOUND_S, lambda p: p.get("version") == 2)
+        assert any(d.get("code") == "TS805" for d in published["diagnostics"]), published
+        time.sleep(IMPORT_TIMEOUT_S + 3)
+        assert _markers(root) == []
+    finally:
+        server.close()

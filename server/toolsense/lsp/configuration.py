@@ -75,6 +75,10 @@ def apply_settings(server: ToolsenseServer, extra_problems: list[SettingsProblem
     problems += file_problems + client_problems
     settings, merge_problems = settings_from_mapping(_merge(file_part, client_part), "settings")
     problems += merge_problems
+    if server.init_options.get("trusted") is False and settings.trusted:
+        # Trust is the client's decision at start-up; nothing later (a settings push or pull, the workspace's
+        # own toolsense.toml) raises it. A client that is granted trust restarts the server (the extension does).
+        settings = settings.model_copy(update={"trusted": False})
     report_problems(server, problems)
     old = server.settings
     if settings == old:
