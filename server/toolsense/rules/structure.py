@@ -247,7 +247,7 @@ def _unknown(pointer: tuple[str | int, ...], value: Any, schema: dict[str, Any],
     known = [p.name for p in properties_of(subschemas_at(schema, parent))]
     present = _value_at(value, parent)
     present_keys = set(present) if isinstance(present, dict) else set()
-    candidates = [name for name in closest(key, known) if name not in present_keys]
+    candidates = [name for name in closest(key, known) if name not in present_keys and _plausible(key, name)]
     where = f" in {subject}" if not parent else f" at '{_dotted(parent)}'"
     message = f"Unknown property '{key}'{where}."
     if candidates:
@@ -260,6 +260,22 @@ def _unknown(pointer: tuple[str | int, ...], value: Any, schema: dict[str, Any],
     ]
     fixes.append(Fix(f"Remove property '{key}'", (RemoveMember(pointer),), safe=False))
     return Finding(UNKNOWN.code, message + note, pointer, "key", fixes=tuple(fixes), data={"key": key})
+
+
+def _plausible(key: str, name: str) -> bool:
+    """A did-you-mean for an unknown key: a close spelling, or a shared word (`target_nines` → `target_percentage`);
+    not letters that merely line up (`chart_type` → `start_time`)."""
+    import difflib
+    import re
+
+    low_key, low_name = key.lower(), name.lower()
+    if difflib.SequenceMatcher(None, low_key, low_name).ratio() >= 0.75 or low_key in low_name or low_name in low_key:
+        return True
+
+    def words(text: str) -> set[str]:
+        return {w for w in re.split(r"[^a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text).lower()) if w}
+
+    return bool(words(key) & words(name))
 
 
 def _dotted(pointer: tuple[str | int, ...]) -> str:
