@@ -124,7 +124,8 @@ def test_the_seeds_board_call_gets_exactly_one_diagnostic_on_each_bad_key() -> N
     assert diags[0]["message"].startswith(
         "Unknown property 'query' at 'inline_query_panels.0'. Valid properties: name,"
     )
-    assert diags[1]["message"].startswith("Unknown property 'chart_type' at 'inline_query_panels.0'.")
+    assert diags[1]["message"].startswith("Unknown property 'chart_type' at 'inline_query_panels.0'. Valid properties:")
+    assert "Did you mean" not in diags[0]["message"] + diags[1]["message"]  # no misleading 'start_time'
 
 
 def test_the_model_says_the_same_at_run_time(models: ModelRegistry) -> None:
