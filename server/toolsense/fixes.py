@@ -35,6 +35,7 @@ from .document.jsontree import Location, Pointer, locate, pair_key, pairs, strin
 from .engine.checker import Diagnostic
 from .engine.findings import Fix, FixEdit, InsertMembers, RemoveMember, RenameKey, ReplaceInString, ReplaceValue
 from .engine.placement import syntax_errors
+from .engine.units import Unit
 
 __all__ = [
     "CLOSE_OBJECTS_TITLE",
@@ -827,17 +828,23 @@ def open_object_schemas(
                 yield from open_object_schemas(item, (*pointer, keyword, index), depth + 1)
 
 
-def close_objects_fix(document: Document, kind_hint: Any = None) -> Fix | None:
-    """One fix adding `"additionalProperties": false` to every open object schema of every tool in the file."""
+def close_objects_fix(document: Document, kind_hint: Any = None, units: Sequence[Unit] | None = None) -> Fix | None:
+    """One fix adding `"additionalProperties": false` to every open object schema of every tool in the file.
+
+    `units`: the file's units when a check has just read them (the language server's last report).
+    """
     from .engine.units import read_unit, split, with_dialects
     from .models.definitions import SCHEMA_KEY
 
-    file_split = split(document, kind_hint)
-    if file_split.kind != "tool":
-        return None
-    units = with_dialects([read_unit(document, span) for span in file_split.spans])
+    if units is None:
+        file_split = split(document, kind_hint)
+        if file_split.kind != "tool":
+            return None
+        units = with_dialects([read_unit(document, span) for span in file_split.spans])
     edits: list[FixEdit] = []
     for unit in units:
+        if unit.kind != "tool":
+            continue
         if unit.dialect not in SCHEMA_KEY or not isinstance(unit.value, dict):
             continue
         keys = [SCHEMA_KEY[unit.dialect]] + ([("outputSchema",)] if unit.dialect == "mcp" else [])

@@ -144,8 +144,18 @@ def quick_fixes(
     params: types.CodeActionParams,
     support: EditSupport,
     related: bool = False,
+    converted: list[types.Diagnostic] | None = None,
 ) -> list[types.CodeAction]:
-    converted = [to_lsp_diagnostic(d, related) for d in diagnostics]
+    """Quick fixes for the diagnostics the request is about; `converted` are the same diagnostics as the
+    client has them (the server's published list), else they are converted here."""
+    if (
+        converted is None
+        or len(converted) != len(diagnostics)
+        or any(
+            str(lsp.code) != d.code or lsp.message != d.message for lsp, d in zip(converted, diagnostics, strict=True)
+        )
+    ):
+        converted = [to_lsp_diagnostic(d, related) for d in diagnostics]
     actions: list[types.CodeAction] = []
     by_edits: dict[tuple[str, tuple[TextEdit, ...]], types.CodeAction] = {}
     for diagnostic, lsp in _matching(diagnostics, converted, params):
@@ -235,7 +245,7 @@ def _source_action(
             d.finding is not None and any(f.safe for f in d.finding.fixes) for d in od.report.diagnostics
         ):
             return None
-        if kind == CLOSE_OBJECTS and close_objects_fix(od.document, od.kind_hint) is None:
+        if kind == CLOSE_OBJECTS and close_objects_fix(od.document, od.kind_hint, od.report.units) is None:
             return None
         return types.CodeAction(title=title, kind=kind, data={"uri": od.uri, "version": od.version, "kind": kind})
     edits = _source_edits(server, od, kind)
@@ -268,6 +278,7 @@ def code_actions(server: ToolsenseServer, params: types.CodeActionParams) -> lis
                 params,
                 support,
                 server.caps.related_information,
+                od.diagnostics,
             )
         )
     for kind in (FIX_ALL, CLOSE_OBJECTS):
