@@ -949,9 +949,12 @@ def apply_fixes_to_workspace(
             continue
         kind = workspace.kinds.get(path)
         context = workspace.context(loaded.uri)
+        cache = UnitCache()  # across passes: units a pass did not touch are not checked again
 
-        def check(document: Document, context: Any = context, kind: Any = kind) -> list[Diagnostic]:
-            return check_document(document, context, kind, UnitCache()).diagnostics
+        def check(
+            document: Document, context: Any = context, kind: Any = kind, cache: UnitCache = cache
+        ) -> list[Diagnostic]:
+            return check_document(document, context, kind, cache).diagnostics
 
         outcome = fix_document(loaded.document, check, unsafe, diagnostics)
         if not outcome.changed:

@@ -220,9 +220,11 @@ def _only_fix(diagnostic: Diagnostic) -> Fix | None:
 
 
 def _checker(server: ToolsenseServer, od: OpenDocument) -> Any:
+    """Re-checks of the fixed text reuse the findings of every unit whose bytes did not change (by content)."""
+    cache = UnitCache(content=dict(od.cache.content))
+
     def check(document: Document) -> list[Diagnostic]:
-        context = server.context_for(od.uri)
-        return check_document(document, context, od.kind_hint, UnitCache()).diagnostics
+        return check_document(document, server.context_for(od.uri), od.kind_hint, cache).diagnostics
 
     return check
 
