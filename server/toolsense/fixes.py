@@ -562,24 +562,49 @@ def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
     return not new_parser().parse(data, tree).root_node.has_error
 
 
-_SNIPPET_TOKEN = re.compile(r"\\([\\$}])|\$\{\d+\|([^|]*)\|\}|\$\{\d+:([^}]*)\}|\$\{\d+\}|\$\d+")
-
-
 def _plain(edit: TextEdit) -> str:
     """What a snippet edit inserts once the user accepts its defaults (first choice, placeholder text)."""
-    if not edit.snippet:
-        return edit.text
+    return _unsnippet(edit.text, 0, None)[0] if edit.snippet else edit.text
 
-    def replace(match: re.Match[str]) -> str:
-        if match.group(1) is not None:
-            return match.group(1)
-        if match.group(2) is not None:
-            return re.split(r"(?<!\\),", match.group(2))[0].replace("\\,", ",").replace("\\|", "|")
-        if match.group(3) is not None:
-            return match.group(3)
-        return ""
 
-    return _SNIPPET_TOKEN.sub(replace, edit.text)
+def _unsnippet(text: str, at: int, stop: str | None) -> tuple[str, int]:
+    """Plain text of snippet syntax from `at` up to an unescaped `stop` (`}` inside a placeholder)."""
+    out: list[str] = []
+    while at < len(text):
+        char = text[at]
+        if char == "\\" and at + 1 < len(text) and text[at + 1] in "\\$}|,":
+            out.append(text[at + 1])
+            at += 2
+        elif stop is not None and char == stop:
+            return "".join(out), at + 1
+        elif char == "$" and (match := re.match(r"\$(\d+)|\$\{(\d+)(?:(:)|(\|))?", text[at:])):
+            at += match.end()
+            if match.group(3):  # ${1:default}
+                default, at = _unsnippet(text, at, "}")
+                out.append(default)
+            elif match.group(4):  # ${1|first,second|}
+                choices: list[str] = []
+                current: list[str] = []
+                while at < len(text) and not text.startswith("|}", at):
+                    if text[at] == "\\" and at + 1 < len(text):
+                        current.append(text[at + 1])
+                        at += 2
+                    elif text[at] == ",":
+                        choices.append("".join(current))
+                        current = []
+                        at += 1
+                    else:
+                        current.append(text[at])
+                        at += 1
+                choices.append("".join(current))
+                out.append(choices[0])
+                at += 2
+            elif match.group(2) is not None:  # ${1}
+                at += 1 if text[at : at + 1] == "}" else 0
+        else:
+            out.append(char)
+            at += 1
+    return "".join(out), at
 
 
 def choose_fix(fixes: Sequence[Fix], unsafe: bool) -> Fix | None:
