@@ -296,7 +296,7 @@ class MetaError:
     fix_safe: bool = False
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _meta_errors(text: str, cls: type[Validator]) -> tuple[MetaError, ...]:
     """The meta-schema's errors for a schema (by content: check_schema costs ~3 ms for 2020-12)."""
     schema = json.loads(text)

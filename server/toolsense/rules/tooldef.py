@@ -8,6 +8,7 @@ Pure helpers (no findings): the rule families in `names`, `json_schema`, `strict
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
@@ -127,20 +128,20 @@ def _tool_view(unit: Unit) -> ToolView | None:
 
 
 class _RecentKeys:
-    """The compact JSON of the last few units, by identity: the families check one unit after another, so the
+    """The content keys of the last few units, by identity: the families check one unit after another, so the
     key is computed once per unit, not once per family. Entries hold their unit, so an id is never reused
     while it is here. A cache only: losing it changes nothing but time."""
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._keys: dict[int, tuple[Unit, str]] = {}
+        self._keys: dict[int, tuple[Unit, bytes]] = {}
         self._views: dict[int, tuple[Unit, ToolView | None]] = {}
 
-    def key(self, unit: Unit) -> str:
+    def key(self, unit: Unit) -> bytes:
         entry = self._keys.get(id(unit))
         if entry is not None and entry[0] is unit:
             return entry[1]
-        key = json.dumps(unit.value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+        key = _digest(unit)
         self._remember(self._keys, unit, key)
         return key
 
@@ -161,29 +162,36 @@ class _RecentKeys:
 _RECENT = _RecentKeys(64)
 
 
-def unit_key(unit: Unit) -> str:
-    """The unit's value as compact JSON: the key under which rules memoise their findings by content (a
-    keystroke re-checks one unit; a file that breaks and heals re-checks them all, at the cost of a lookup)."""
+def _digest(unit: Unit) -> bytes:
+    text = json.dumps(unit.value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()
+
+
+def unit_key(unit: Unit) -> bytes:
+    """A digest of the unit's value (compact JSON): the key under which rules memoise their findings by content
+    (a keystroke re-checks one unit; a file that breaks and heals re-checks them all, at the cost of a lookup).
+    A digest, not the text, so a memo of thousands of units stays small."""
     try:
         return _RECENT.key(unit)
     except (RuntimeError, StopIteration):  # another thread changed the memo meanwhile: compute directly
-        return json.dumps(unit.value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+        return _digest(unit)
 
 
 T = TypeVar("T")
 
 
 class ContentMemo(Generic[T]):
-    """Results by content (a unit's key and the settings they depend on), the most recent `size` kept. A cache:
-    losing it changes nothing but time. Computations get the live unit, so nothing is parsed twice."""
+    """Results by content (a unit's key and the settings they depend on), the `size` most recently used kept. A
+    cache: losing it changes nothing but time. Computations get the live unit, so nothing is parsed twice."""
 
     def __init__(self, size: int) -> None:
         self._size = size
         self._data: dict[Hashable, T] = {}
 
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
-        found = self._data.get(key, _MISSING)
+        found = self._data.pop(key, _MISSING)
         if found is not _MISSING:
+            self._data[key] = found  # type: ignore[assignment]  # most recently used last
             return found  # type: ignore[return-value]
         value = compute()
         if len(self._data) >= self._size:
