@@ -105,7 +105,7 @@ def read_value(document: Document, start: int, fallback: Any = None) -> Any:
     if node is not None and not node.has_error:
         try:
             return json.loads(bytes(document.data[node.start_byte : node.end_byte]))
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
     if fallback is not None:
         return fallback
@@ -123,13 +123,18 @@ def unit_dialect(kind: UnitKind, value: Any, known: str | None) -> str | None:
     return "automation"
 
 
+def _too_deep(data: bytes | bytearray, start: int, offset: int) -> bool:
+    """Whether the nesting between start and the cursor is absurdly deep (brackets counted, strings ignored)."""
+    depth = data.count(b"[", start, offset) + data.count(b"{", start, offset)
+    if depth <= _MAX_CURSOR_DEPTH:
+        return False
+    return depth - data.count(b"]", start, offset) - data.count(b"}", start, offset) > _MAX_CURSOR_DEPTH
+
+
 def _scan(data: bytes | bytearray, start: int, base: Pointer, offset: int) -> CursorContext:
     """`cursor_context`, refused (an empty context) when the nesting before the cursor is absurdly deep."""
-    depth = data.count(b"[", start, offset) + data.count(b"{", start, offset)
-    if depth > _MAX_CURSOR_DEPTH:
-        depth -= data.count(b"]", start, offset) + data.count(b"}", start, offset)
-        if depth > _MAX_CURSOR_DEPTH:
-            return CursorContext("none", base, "none", "", offset, offset, False, frozenset())
+    if _too_deep(data, start, offset):
+        return CursorContext("none", base, "none", "", offset, offset, False, frozenset())
     return cursor_context(data, start, base, offset)
 
 
@@ -144,7 +149,12 @@ def inner_container(
     """
     node: Node | None = document.root.descendant_for_byte_range(offset, offset)
     container = None
+    steps = 0
     while node is not None and node.start_byte >= unit_start:
+        steps += 1
+        if steps > _MAX_CURSOR_DEPTH:
+            return None  # tree-sitter finds a parent from the root down: deep climbs are quadratic
+
         if node.is_error:
             return None
         if node.type in ("object", "array") and node.start_byte < offset < node.end_byte:
@@ -156,6 +166,9 @@ def inner_container(
     parts: list[str | int] = []
     node = container
     while node.start_byte != unit_start:
+        steps += 1
+        if steps > 2 * _MAX_CURSOR_DEPTH:
+            return None
         parent = node.parent
         if parent is None or parent.start_byte < unit_start:
             return None
@@ -199,7 +212,8 @@ def locate_cursor(document: Document, index: UnitIndex, offset: int) -> tuple[Cu
             new_start = _skip_separators(data, node.end_byte, offset)
             value = read_value(document, new_start)
             return context, UnitRef(kind, next_pointer, new_start, value, unit_dialect(kind, value, None))
-        inner = inner_container(document, start, pointer, offset) if node is not None else None
+        sound = node is not None and not _too_deep(data, start, offset)
+        inner = inner_container(document, start, pointer, offset) if sound else None
         scan_start, base = inner if inner is not None else (start, pointer)
         context = _scan(data, scan_start, base, offset)
         if kind is None or (context.container == "none" and context.slot == "none"):

@@ -24,6 +24,7 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import itertools
 import logging
 import re
 import sys
@@ -46,7 +47,7 @@ from ..document.jsontree import Pointer
 from ..document.lines import Position, PositionEncoding, Range
 from ..engine.catalog import UnitKind
 from ..engine.checker import Diagnostic, FileReport, check_document
-from ..engine.context import CheckContext, ToolInfo, ToolRegistry
+from ..engine.context import CheckContext, ToolRegistry
 from ..engine.findings import Severity, Target
 from ..engine.placement import place
 from ..engine.units import kind_from_path, root_value
@@ -55,7 +56,7 @@ from ..features.providers import CursorQuery
 from ..features.query import UnitIndex, build_hover_query, build_query, index_for
 from ..settings import Settings, SettingsProblem
 from .convert import ENCODINGS, to_lsp_diagnostic
-from .state import OpenDocument, RawText
+from .state import OpenDocument, RawText, ToolMemo
 
 log = logging.getLogger(__name__)
 
@@ -311,6 +312,8 @@ class ToolsenseServer(LanguageServer):
 
     def schedule_check(self, od: OpenDocument, delay_ms: int | None = None, reason: str = "edit") -> None:
         """Check after the debounce delay; a newer change restarts the wait."""
+        if reason == "registry" and od.timer is not None:
+            return  # a check is due anyway: other files' changes never postpone it (they could, forever)
         if od.timer is not None:
             od.timer.cancel()
         delay: float = self.settings.diagnostics.debounce_ms if delay_ms is None else delay_ms
@@ -494,24 +497,33 @@ class ToolsenseServer(LanguageServer):
             )
 
     def _feed_registry(self, od: OpenDocument) -> None:
-        """An open tool file is the registry's source for its uri; dependents are re-checked on change."""
+        """An open tool file is the registry's source for its uri; dependents are re-checked on change.
+
+        Runs after every keystroke check, so only units whose value object changed (a cached unit keeps its
+        value object) get new registry entries; the rest are reused as they are.
+        """
         assert od.report is not None
         report = od.report
         if report.kind != "tool" and not od.defines_tools:
             return
-        infos: list[ToolInfo] = []
-        memo: dict[tuple[int, str | None, tuple[Any, ...]], tuple[Any, list[ToolInfo]]] = {}
-        if report.kind == "tool":
-            for unit in report.units:
-                key = (id(unit.value), unit.dialect, unit.pointer)
-                hit = od.tool_memo.get(key)
-                if hit is None or hit[0] is not unit.value:
-                    hit = (unit.value, tool_infos(self.canonical(od.uri), [unit]))
-                memo[key] = hit
-                infos.extend(hit[1])
-        od.tool_memo = memo
+        units = report.units if report.kind == "tool" else []
+        uri = self.canonical(od.uri)
+        memo = od.tool_memo
+        if len(memo.values) == len(units) and memo.uri == uri:
+            per_unit = list(memo.infos)
+            changed = [
+                i
+                for i, (unit, value, dialect) in enumerate(zip(units, memo.values, memo.dialects, strict=True))
+                if unit.value is not value or unit.dialect != dialect
+            ]
+            for i in changed:
+                per_unit[i] = tool_infos(uri, [units[i]])
+        else:
+            per_unit = [tool_infos(uri, [unit]) for unit in units]
+        od.tool_memo = ToolMemo(uri, [u.value for u in units], [u.dialect for u in units], per_unit)
+        infos = list(itertools.chain.from_iterable(per_unit))
         od.defines_tools = bool(infos)
-        if self.registry.set_file(self.canonical(od.uri), infos):
+        if self.registry.set_file(uri, infos):
             self.dependents_changed(origin=od.uri)
 
     def dependents_changed(self, origin: str | None = None) -> None:

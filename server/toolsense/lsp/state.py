@@ -39,6 +39,16 @@ class RawText:
         return self.lines.position_at(self.data, offset, self.encoding)
 
 
+@dataclass(frozen=True)
+class ToolMemo:
+    """The registry entries of an open tool file, per unit, with the unit values (by identity) they came from."""
+
+    uri: str
+    values: list[Any]
+    dialects: list[str | None]
+    infos: list[list[ToolInfo]]
+
+
 @dataclass
 class OpenDocument:
     """One open document: its text (a positioned `Document`, or `RawText` when too large), the last check's
@@ -70,8 +80,8 @@ class OpenDocument:
     """Time between the last two edits: shorter than a check means an edit storm (see `schedule_check`)."""
     edit_check_ms: float = 0.0
     """How long the last check after an edit took: the debounce is at least this long (see `schedule_check`)."""
-    tool_memo: dict[tuple[int, str | None, tuple[Any, ...]], tuple[Any, list[ToolInfo]]] = field(default_factory=dict)
-    """Registry entries per unit value (identity), so a keystroke rebuilds only the changed unit's entries."""
+    tool_memo: ToolMemo = field(default_factory=lambda: ToolMemo("", [], [], []))
+    """Registry entries per unit as of the last check, so a keystroke rebuilds only the changed unit's."""
     defines_tools: bool = False
 
     @property
