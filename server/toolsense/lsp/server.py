@@ -81,6 +81,8 @@ _MAX_RELATED_FILE_BYTES = 64 * 1024 * 1024
 BACKGROUND_CHECK_BYTES = 1_000_000
 """Documents larger than this are checked off the event loop when every unit must be checked (first check,
 settings or registry change), so requests keep being answered during a check of several seconds."""
+REGISTRY_SETTLE_MS = 250
+"""Documents that depend on a changed tool are checked again this long after the last change at the earliest."""
 _MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
 """The debounce after an edit is at least the last keystroke check's duration, up to this (hardening)."""
 
@@ -532,7 +534,9 @@ class ToolsenseServer(LanguageServer):
             if uri == origin:
                 continue
             other.dirty = True
-            self.schedule_check(other, reason="registry")
+            # Typing in a tool file changes the registry on every keystroke: let dependents settle first.
+            delay = max(self.settings.diagnostics.debounce_ms, REGISTRY_SETTLE_MS)
+            self.schedule_check(other, delay, reason="registry")
 
     def recheck_all(self, reason: str = "settings") -> None:
         for od in self.documents.values():
