@@ -166,8 +166,14 @@ def _location(obj: Any) -> str:
 
 _MARK = "@@toolsense-probe@@"
 _PROBE = f"""
-import importlib, json, sys, traceback
+import importlib, json, os, sys, threading, time, traceback
 mark = {_MARK!r}
+def _orphan_watch(parent=os.getppid()):
+    # A module that loops at import time must not outlive toolsense (killed or crashed parent).
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(3)
+threading.Thread(target=_orphan_watch, daemon=True).start()
 out = sys.stdout
 sys.stdout = sys.stderr  # what the module prints must not fill our pipe
 for module in json.loads(sys.stdin.readline()):
@@ -205,6 +211,7 @@ def probe_modules(modules: list[str], paths: list[str], timeout: float) -> dict[
                     text=True,
                     env=env,
                     cwd=paths[0] if paths else None,
+                    preexec_fn=_die_with_parent if sys.platform == "linux" else None,
                 )
                 assert process.stdin is not None
                 process.stdin.write(json.dumps([module]) + "\n")
@@ -223,6 +230,17 @@ def probe_modules(modules: list[str], paths: list[str], timeout: float) -> dict[
                 if process.stdout is not None:
                     process.stdout.close()
     return results
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: the kernel kills it when toolsense dies. A module spinning in a tight loop
+    holds the GIL, so the probe's own watchdog thread cannot be relied on alone."""
+    import ctypes
+    import signal
+
+    pr_set_pdeathsig = 1
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
 
 
 _PARALLEL = 8
