@@ -45,8 +45,8 @@ class ToolRegistry:
     def set_file(self, uri: str, tools: Iterable[ToolInfo]) -> bool:
         """Replace the tools of one file; True when that changed anything."""
         new = list(tools)
-        if self.by_uri.get(uri) == new:
-            return False
+        if self.by_uri.get(uri, []) == new:
+            return False  # none before and none now is no change (two tool-less files re-checked each other forever)
         if new:
             self.by_uri[uri] = new
         else:
