@@ -248,7 +248,18 @@ _SERVER_ROUNDS = EXAMPLES or 300
 
 @pytest.mark.timeout(600)
 def test_the_server_survives_random_requests_and_edits(tmp_path: Path) -> None:
-    rng = random.Random(int(os.environ.get("TOOLSENSE_FUZZ_SEED", "8")))
+    _server_fuzz(tmp_path, _SERVER_ROUNDS, int(os.environ.get("TOOLSENSE_FUZZ_SEED", "8")))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_server_survives_a_long_random_session(tmp_path: Path, seed: int) -> None:
+    _server_fuzz(tmp_path, max(_SERVER_ROUNDS, 5000), seed)
+
+
+def _server_fuzz(tmp_path: Path, rounds: int, seed: int) -> None:
+    rng = random.Random(seed)
     seeds = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").rglob("*.json"))][:12]
     server = ServerProcess(tmp_path, log_level="WARNING")
     pieces = ["{", "}", "[", "]", '"', ":", ",", "\r\n", "\r", "\n", "\u2028", "😀", "é", "null", '"name": ', "//"]
@@ -262,7 +273,7 @@ def test_the_server_survives_random_requests_and_edits(tmp_path: Path) -> None:
             path.write_text(text, encoding="utf-8")
             docs[server.open(path, text)] = (text, 1)
         pending: list[int] = []
-        for _ in range(_SERVER_ROUNDS):
+        for _ in range(rounds):
             uri = rng.choice(list(docs))
             text, version = docs[uri]
             lines = max(text.count("\n"), 1)
