@@ -51,7 +51,9 @@ async def test_watched_file_change_rechecks_dependent_documents(session: Session
         types.DidChangeWatchedFilesParams([types.FileEvent(path.as_uri(), types.FileChangeType.Created)])
     )
     await session.until(
-        lambda: any(p.uri == uri and not {"TS403", "TS409"} & _codes(list(p.diagnostics)) for p in session.published[before:]),
+        lambda: any(
+            p.uri == uri and not {"TS403", "TS409"} & _codes(list(p.diagnostics)) for p in session.published[before:]
+        ),
         "the automation to be re-checked without the unknown-tool diagnostic",
     )
     # Deleting the file brings the problem back.
@@ -61,7 +63,9 @@ async def test_watched_file_change_rechecks_dependent_documents(session: Session
         types.DidChangeWatchedFilesParams([types.FileEvent(path.as_uri(), types.FileChangeType.Deleted)])
     )
     await session.until(
-        lambda: any(p.uri == uri and {"TS403", "TS409"} & _codes(list(p.diagnostics)) for p in session.published[before:]),
+        lambda: any(
+            p.uri == uri and {"TS403", "TS409"} & _codes(list(p.diagnostics)) for p in session.published[before:]
+        ),
         "the unknown-tool diagnostic to come back",
     )
 
