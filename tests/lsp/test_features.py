@@ -35,11 +35,13 @@ def test_inner_container_scan_equals_the_scan_from_the_unit_start() -> None:
 
 
 def test_unit_index_follows_edits() -> None:
-    index = UnitIndex("tool", "array", (), [10, 50, 90], [(0,), (1,), (2,)], [None] * 3, [None] * 3)
+    index = UnitIndex("tool", "array", (), [10, 50, 90], [(0,), (1,), (2,)], [None] * 3, [None] * 3, [40, 80, 120])
     index.shift(ByteEdit(20, 20, 25))  # insert 5 bytes inside the first unit
     assert index.starts == [10, 55, 95]
+    assert index.ends == [45, 85, 125]
     index.shift(ByteEdit(54, 56, 54))  # delete the second unit's opening brace
     assert index.starts == [10, 93]
+    assert index.ends == [45, 123]
     assert index.pointers == [(0,), (2,)]
 
 
@@ -85,3 +87,68 @@ def test_read_partial_bounds_its_depth() -> None:
         value = value[0]
         depth += 1
     assert depth <= 201
+
+
+MANY = (
+    "[\n"
+    + ",\n".join(
+        WEATHER_TOOLS.strip()[1:-1]
+        .strip()
+        .replace("get_weather", f"tool_{i}")
+        .replace('"bogus": 1', f'"bogus{i}": {i}')
+        for i in range(6)
+    )
+    + "\n]\n"
+)
+
+
+def _fast_then_full(edits: list[tuple[str, int, str]]) -> None:
+    """Apply edits (needle, shift, new text) one by one; after each, the fast path's diagnostics must equal a
+    full check's."""
+    import asyncio
+
+    from lsprotocol import types
+
+    from toolsense.lsp.server import create_server
+
+    async def run() -> None:
+        server = create_server()
+        published: list[types.PublishDiagnosticsParams] = []
+        server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign,assignment]
+        od = server.open("file:///tmp/fast/tools.tools.json", MANY, 1, "json")
+        server.check(od, "open")
+        text = MANY
+        version = 1
+        for needle, shift_by, new in edits:
+            index = text.index(needle) + shift_by
+            before = text[:index]
+            line = before.count("\n")
+            character = len(before[before.rfind("\n") + 1 :].encode("utf-16-le")) // 2
+            version += 1
+            change = types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(line, character), types.Position(line, character)), text=new
+            )
+            server.change(od, version, [change])
+            text = text[:index] + new + text[index:]
+            server.check(od, "edit")
+            assert not od.settled, "the fast path did not run"
+            fast = list(od.diagnostics)
+            server.check(od, "settle")
+            assert od.settled
+            assert fast == od.diagnostics, (needle, fast, od.diagnostics)
+        if od.timer is not None:
+            od.timer.cancel()
+
+    asyncio.run(run())
+
+
+def test_fast_keystroke_check_equals_the_full_check() -> None:
+    _fast_then_full(
+        [
+            ('"bogus2"', 6, "X"),  # an unknown key renamed in the middle unit
+            ('"unit": "kelvin"', 0, "\n   "),  # a line break between members of the first unit
+            ('"Weather for a city."', 1, "😀"),  # wide characters before later diagnostics
+            ('"city": "Paris"', 0, "\n\n"),  # lines added: every later diagnostic moves down
+            ('"bogus5"', 1, "b"),
+        ]
+    )

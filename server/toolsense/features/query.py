@@ -45,6 +45,8 @@ class UnitIndex:
     pointers: list[Pointer] = field(default_factory=list)
     values: list[Any] = field(default_factory=list)
     dialects: list[str | None] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    """Where each unit ends (just after its closing bracket), shifted like the starts."""
 
     @classmethod
     def from_split(
@@ -62,12 +64,13 @@ class UnitIndex:
             [span.pointer for span in spans],
             list(values) if values is not None else [None] * len(spans),
             list(dialects) if dialects is not None else [None] * len(spans),
+            [span.node.end_byte for span in spans],
         )
 
     def shift(self, edit: ByteEdit) -> None:
         """Move the starts after an edit; a unit whose opening brace was replaced is forgotten."""
         if edit.old_end >= 1 << 62:
-            self.starts, self.pointers, self.values, self.dialects = [], [], [], []
+            self.starts, self.pointers, self.values, self.dialects, self.ends = [], [], [], [], []
             return
         delta = edit.new_end - edit.old_end
         first = bisect.bisect_left(self.starts, edit.start)
@@ -75,11 +78,17 @@ class UnitIndex:
             last = bisect.bisect_left(self.starts, edit.old_end)
             if last > first:
                 del self.starts[first:last], self.pointers[first:last], self.values[first:last]
-                del self.dialects[first:last]
+                del self.dialects[first:last], self.ends[first:last]
+        ends = self.ends
+        if first > 0 and first - 1 < len(ends) and ends[first - 1] > edit.start:
+            # The edit is inside (or cuts the end of) the unit before: its end moves with the edit.
+            end = ends[first - 1]
+            ends[first - 1] = end + delta if end >= edit.old_end else edit.new_end
         if delta:
             starts = self.starts
             for i in range(first, len(starts)):
                 starts[i] += delta
+                ends[i] += delta
 
     def find(self, offset: int) -> int:
         """Index of the last unit starting strictly before offset, or -1."""

@@ -42,7 +42,7 @@ from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 
 from .. import __version__
 from .. import rules as _rules  # noqa: F401  (registers every rule in the catalog)
-from ..document.document import Document
+from ..document.document import ByteEdit, Document
 from ..document.jsontree import Pointer
 from ..document.lines import Position, PositionEncoding, Range
 from ..engine.catalog import UnitKind
@@ -55,6 +55,7 @@ from ..engine.workspace import path_to_uri, tool_infos, uri_to_path
 from ..features.providers import CursorQuery
 from ..features.query import UnitIndex, build_hover_query, build_query, index_for
 from ..settings import Settings, SettingsProblem
+from . import incremental
 from .convert import ENCODINGS, to_lsp_diagnostic
 from .state import OpenDocument, RawText, ToolMemo
 
@@ -79,8 +80,7 @@ T = TypeVar("T")
 _DISK_CACHE_SIZE = 4
 _MAX_RELATED_FILE_BYTES = 64 * 1024 * 1024
 BACKGROUND_CHECK_BYTES = 1_000_000
-"""Documents larger than this are checked off the event loop when every unit must be checked (first check,
-settings or registry change), so requests keep being answered during a check of several seconds."""
+"""Full checks of documents larger than this run off the event loop (see `_expensive`)."""
 REGISTRY_SETTLE_MS = 250
 """Documents that depend on a changed tool are checked again this long after the last change at the earliest."""
 _MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
@@ -284,9 +284,15 @@ class ToolsenseServer(LanguageServer):
                 edits = od.document.edits_since(seen)
                 if range_ is None or edits is None:
                     od.index = None  # rebuilt from the tree when next asked
-                elif od.index is not None:
+                    od.fast_ok = False
+                    continue
+                if od.index is not None:
                     for edit in edits:
                         od.index.shift(edit)
+                if od.fast_ok and isinstance(change, types.TextDocumentContentChangePartial):
+                    od.diagnostics = incremental.shift(od.diagnostics, od.uri, change.range, change.text, self.encoding)
+                for edit in edits:
+                    od.touched = _touch(od.touched, edit)
             else:
                 assert od.raw is not None
                 od.raw.apply_change(change.text, range_)
@@ -357,15 +363,26 @@ class ToolsenseServer(LanguageServer):
             if od.timer is not None:
                 od.timer.cancel()
                 od.timer = None
-            self.check(od, "request")
+            self.check(od, "pull")
 
-    def _expensive(self, od: OpenDocument) -> bool:
-        """A check that may take seconds: a large document checked for the first time or after something it
-        depends on changed (every unit is checked again). Those run off the event loop."""
-        return len(od.data) > BACKGROUND_CHECK_BYTES and (od.report is None or od.dirty)
+    def _expensive(self, od: OpenDocument, reason: str) -> bool:
+        """A full check of a large document: it walks every unit (and may check them all, the first time or
+        after a settings or registry change), so it runs off the event loop — requests never queue behind it.
+        Keystrokes on large documents take the fast path (`incremental`) and publish at once. An explicit
+        request (a code action wanting the current report) checks in place."""
+        return len(od.data) > BACKGROUND_CHECK_BYTES and reason != "request"
 
     def check(self, od: OpenDocument, reason: str = "edit") -> None:
         """Check the current text, remember the report, feed the registry, publish (push clients)."""
+        if reason == "edit" and od.touched is not None:
+            started = time.perf_counter()
+            if incremental.fast_check(self, od):
+                od.touched = None
+                od.settled = False
+                self._checked(od, reason, started)
+                delay = max(self.settings.diagnostics.debounce_ms, incremental.SETTLE_MS)
+                self.schedule_check(od, delay, "settle")
+                return
         if od.inflight is not None:
             od.rerun = True  # a background check of an older text is running: check again when it is done
             return
@@ -373,7 +390,13 @@ class ToolsenseServer(LanguageServer):
         if od.document is None:
             od.report = None
             od.diagnostics = [self._too_large(od)]
-        elif self._expensive(od):
+        elif self._expensive(od, reason):
+            since_edit_ms = (time.perf_counter() - od.last_edit_at) * 1000
+            if reason in ("edit", "settle") and since_edit_ms < incremental.SETTLE_MS:
+                # Still typing (the fast path could not answer this one): a full check of a large file now
+                # would be outdated at once, and its thread would slow every message of the burst.
+                self.schedule_check(od, incremental.SETTLE_MS, reason)
+                return
             self._check_in_background(od, reason)
             return
         else:
@@ -401,13 +424,16 @@ class ToolsenseServer(LanguageServer):
             od.edit_check_ms = (time.perf_counter() - started) * 1000
         if not self.caps.pull_diagnostics:
             self.publish(od)
-        elif reason != "request":
+        elif reason not in ("request", "pull"):
             self.request_refresh()
 
     def _adopt(self, od: OpenDocument, report: FileReport, diagnostics: list[types.Diagnostic]) -> None:
         od.report = report
         od.dirty = False
         od.diagnostics = diagnostics
+        od.touched = None
+        od.fast_ok = True
+        od.settled = True
         self._refresh_index(od)
         self._feed_registry(od)
 
@@ -456,7 +482,7 @@ class ToolsenseServer(LanguageServer):
                 od.dirty = True  # the result is for an older text: never published
             if od.rerun or od.stale():
                 od.rerun = False
-                self.schedule_check(od, 0, reason)
+                self.schedule_check(od, incremental.SETTLE_MS if reason in ("edit", "settle") else 0, reason)
 
         future.add_done_callback(done)
 
@@ -468,6 +494,10 @@ class ToolsenseServer(LanguageServer):
         return to_lsp_diagnostic(diagnostic, False)
 
     def publish(self, od: OpenDocument) -> None:
+        published = (od.checked_version, od.diagnostics)
+        if od.last_published is not None and od.last_published == published:
+            return  # a settle check that found what the fast check already said
+        od.last_published = published
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(od.uri, od.diagnostics, od.checked_version)
         )
@@ -525,6 +555,8 @@ class ToolsenseServer(LanguageServer):
         od.tool_memo = ToolMemo(uri, [u.value for u in units], [u.dialect for u in units], per_unit)
         infos = list(itertools.chain.from_iterable(per_unit))
         od.defines_tools = bool(infos)
+        if not infos and uri not in self.registry.by_uri:
+            return  # nothing before, nothing now: not a change (else two such files re-check each other forever)
         if self.registry.set_file(uri, infos):
             self.dependents_changed(origin=od.uri)
 
@@ -653,6 +685,18 @@ class ToolsenseServer(LanguageServer):
         if not roots and params.root_path:
             roots.append(Path(params.root_path))
         self.roots = roots
+
+
+def _touch(touched: tuple[int, int] | None, edit: ByteEdit) -> tuple[int, int]:
+    """The byte span edits have touched so far, carried through one more edit."""
+    if touched is None:
+        return edit.start, edit.new_end
+    low, high = touched
+    if high >= edit.old_end:
+        high += edit.new_end - edit.old_end
+    elif high > edit.start:
+        high = edit.new_end
+    return min(low, edit.start), max(high, edit.new_end)
 
 
 def _load_feature(server: ToolsenseServer, name: str) -> None:

@@ -72,6 +72,13 @@ class OpenDocument:
     dirty: bool = True
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
     timer: asyncio.TimerHandle | None = None
+    last_published: tuple[int | None, list[types.Diagnostic]] | None = None
+    touched: tuple[int, int] | None = None
+    """The bytes edits touched since diagnostics were last published (for the keystroke fast path)."""
+    fast_ok: bool = False
+    """Whether `diagnostics` were kept in step with every edit since the last full check (see `incremental`)."""
+    settled: bool = True
+    """False after a fast check: a full check (file-level rules) is still due."""
     inflight: asyncio.Future[Any] | None = None
     """A background check of a snapshot of this document, while it runs."""
     rerun: bool = False
@@ -100,4 +107,4 @@ class OpenDocument:
         return f"{self.checked_version}:{self.serial}"
 
     def stale(self) -> bool:
-        return self.dirty or self.checked_version != self.version
+        return self.dirty or not self.settled or self.checked_version != self.version
