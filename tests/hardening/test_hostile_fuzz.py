@@ -263,6 +263,7 @@ def _server_fuzz(tmp_path: Path, rounds: int, seed: int) -> None:
     seeds = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").rglob("*.json"))][:12]
     server = ServerProcess(tmp_path, log_level="WARNING")
     pieces = ["{", "}", "[", "]", '"', ":", ",", "\r\n", "\r", "\n", "\u2028", "😀", "é", "null", '"name": ', "//"]
+    pieces += ["\ud800", "\udfff", "\x00", "\ufeff"]  # lone surrogates (JSON-RPC allows them), NUL, a BOM
     try:
         server.initialize(tmp_path, {"diagnostics": {"debounce_ms": 0}})
         docs: dict[str, tuple[str, int]] = {}

@@ -155,8 +155,10 @@ def cursor_context(data: bytes | bytearray, scan_start: int, base: Pointer, offs
                 frame.expecting = "comma"
             i = end
             continue
-        # A bare word: number, true/false/null, or garbage.
+        # A bare word: number, true/false/null, or garbage (a lone `/` too: always consume the first byte, or a
+        # `/` that starts no comment would loop here forever).
         start = i
+        i += 1
         while i < len(data) and data[i] not in b' \t\r\n,:{}[]"/':
             i += 1
         if i >= limit and (i > limit or offset == i):
@@ -181,7 +183,7 @@ def cursor_context(data: bytes | bytearray, scan_start: int, base: Pointer, offs
             replace_end = end if closed else max(end, offset)
             partial = _decode_string(data[token_start:offset])
         else:
-            end = token_start
+            end = token_start + 1  # the first byte is part of the word (the scan above consumed it too)
             while end < len(data) and data[end] not in b' \t\r\n,:{}[]"/':
                 end += 1
             replace_end = end
