@@ -127,3 +127,34 @@ def test_the_size_limit_is_configurable_and_followed_across_edits(tmp_path: Path
 
 def _pos(line: int, character: int) -> dict[str, int]:
     return {"line": line, "character": character}
+
+
+@pytest.mark.timeout(SERVER_BOUND_S * 2)
+@pytest.mark.parametrize("depth", [10_000, 200_000])
+def test_absurd_nesting_is_answered_within_bounds(tmp_path: Path, depth: int) -> None:
+    """`[[[[…]]]]` and `{"a":{"a":…}}` far deeper than anything real: TS006, and every request is answered."""
+    arrays = "[" * depth + "]" * depth
+    objects = '{"a":' * (depth // 10) + "1" + "}" * (depth // 10)
+    text = f'[{{"name": "deep", "description": "x", "input_schema": {{"type": "object"}}, "x": {arrays}}}, {objects}]'
+    path = tmp_path / "deep.tools.json"
+    path.write_text(text, encoding="utf-8")
+    server = ServerProcess(tmp_path, log_level="WARNING")
+    try:
+        server.initialize(tmp_path, {"diagnostics": {"debounce_ms": 0}})
+        uri = server.open(path, text)
+        published = server.wait_diagnostics(uri, SERVER_BOUND_S, lambda p: p.get("version") == 1)
+        assert "TS006" in [d.get("code") for d in published["diagnostics"]]
+        document = {"textDocument": {"uri": uri}}
+        for character in (60 + depth // 2, len(text) - depth // 20, len(text) - 2):
+            at = {**document, "position": _pos(0, character)}
+            server.request("textDocument/completion", at, SERVER_BOUND_S)
+            server.request("textDocument/hover", at, SERVER_BOUND_S)
+            server.request("textDocument/definition", at, SERVER_BOUND_S)
+        server.request("textDocument/documentSymbol", document, SERVER_BOUND_S)
+        server.request("textDocument/foldingRange", document, SERVER_BOUND_S)
+        middle = _pos(0, 60 + depth // 2)
+        server.change(uri, 2, [{"range": {"start": middle, "end": middle}, "text": "[]"}])
+        server.wait_diagnostics(uri, SERVER_BOUND_S, lambda p: p.get("version") == 2)
+        assert server.process.poll() is None
+    finally:
+        server.close()
