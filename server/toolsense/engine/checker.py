@@ -158,7 +158,16 @@ def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
                 Finding("TS006", "Nesting is too deep to check (Python recursion limit reached)", target="parent")
             )
             break
-        except Exception as error:  # a rule bug must not take the file down
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as error:  # a rule bug must not take the file down
+            if "RecursionError" in repr(error):
+                # Raised through Rust (rpds/referencing) a RecursionError arrives as pyo3's PanicException, a
+                # BaseException: a cyclic or absurdly deep schema, not a bug of ours.
+                findings.append(
+                    Finding("TS006", "Nesting is too deep to check (a cyclic or very deep schema?)", target="parent")
+                )
+                break
             name = getattr(check, "__name__", repr(check))
             log.exception("rule %s failed", name)
             findings.append(Finding("TS900", f"Internal error in check {name}: {error!r}", target="parent"))
