@@ -18,7 +18,7 @@ from ..document.document import ByteEdit, Document
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import CATALOG, UnitKind
-from .context import CheckContext
+from .context import CheckContext, Fingerprint
 from .findings import Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
 from .units import Split, Unit, UnitSpan, read_unit, split, with_dialects
@@ -76,7 +76,7 @@ class _CachedUnit:
     unit: Unit
     content_key: bytes | None
     findings: list[Finding] | None = None
-    fingerprint: tuple[int, int, int] | None = None
+    fingerprint: Fingerprint | None = None
     checked_as: tuple[str, str | None] | None = None
     """The unit's kind and dialect when its findings were made (a dialect can change with its neighbours)."""
     placed: list[_Placed] | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -112,6 +113,21 @@ class CheckContext:
     models: Any = None
     """Registered user models (toolsense.usermodels.ModelRegistry) when loaded; None otherwise."""
 
-    def fingerprint(self) -> tuple[int, int, int]:
-        """Changes whenever something a cached unit result depends on changes."""
-        return (id(self.settings), self.registry.version_excluding(self.uri), id(self.models))
+    def fingerprint(self) -> Fingerprint:
+        """Changes whenever something a cached unit result depends on changes.
+
+        From content and revision counters only: an object's address is reused once it is freed, so a new
+        configuration could otherwise be mistaken for the one whose findings are cached.
+        """
+        models = 0 if self.models is None else int(self.models.serial)
+        return (settings_digest(self.settings), self.registry.version_excluding(self.uri), models)
+
+
+Fingerprint = tuple[str, int, int]
+"""(settings digest, registry version, model-registry serial): see `CheckContext.fingerprint`."""
+
+
+def settings_digest(settings: Settings) -> str:
+    """A stable digest of the settings' content: equal settings give equal digests, whatever object holds them.
+    (A few microseconds: the settings are small and this runs once per check, not per unit.)"""
+    return hashlib.blake2b(settings.model_dump_json().encode("utf-8"), digest_size=16).hexdigest()
