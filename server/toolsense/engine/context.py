@@ -42,6 +42,7 @@ class ToolRegistry:
     changes_by_uri: dict[str, int] = field(default_factory=dict, repr=False)
     """How many of the `version` bumps came from each file's tools (see `version_excluding`)."""
     _by_name: dict[str, list[ToolInfo]] | None = field(default=None, repr=False)
+    _by_name_uri: dict[str, dict[str, list[ToolInfo]]] | None = field(default=None, repr=False)
 
     def set_file(self, uri: str, tools: Iterable[ToolInfo]) -> bool:
         """Replace the tools of one file; True when that changed anything."""
@@ -55,6 +56,7 @@ class ToolRegistry:
         self.version += 1
         self.changes_by_uri[uri] = self.changes_by_uri.get(uri, 0) + 1
         self._by_name = None
+        self._by_name_uri = None
         return True
 
     def version_excluding(self, uri: str) -> int:
@@ -92,6 +94,30 @@ class ToolRegistry:
 
     def definitions(self, name: str) -> list[ToolInfo]:
         return list(self._index().get(name, []))
+
+    def elsewhere(self, name: str, uri: str, limit: int) -> tuple[list[ToolInfo], int]:
+        """The first `limit` definitions of `name` outside the file `uri`, and how many there are in all. Costs
+        O(files defining the name + limit), not O(definitions): a file of 1,000 tools sharing one name asks
+        this for each of them."""
+        by_uri = self._uri_index().get(name, {})
+        shown: list[ToolInfo] = []
+        total = 0
+        for other_uri, tools in by_uri.items():
+            if other_uri == uri:
+                continue
+            total += len(tools)
+            if len(shown) < limit:
+                shown.extend(tools[: limit - len(shown)])
+        return shown, total
+
+    def _uri_index(self) -> dict[str, dict[str, list[ToolInfo]]]:
+        if self._by_name_uri is None:
+            index: dict[str, dict[str, list[ToolInfo]]] = {}
+            for uri in sorted(self.by_uri):
+                for tool in self.by_uri[uri]:
+                    index.setdefault(tool.name, {}).setdefault(uri, []).append(tool)
+            self._by_name_uri = index
+        return self._by_name_uri
 
     def names(self) -> list[str]:
         return sorted(self._index())

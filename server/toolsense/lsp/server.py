@@ -73,6 +73,7 @@ FEATURE_MODULES = (
     "definition",
     "code_actions",
     "models",
+    "settle",
 )
 """Modules of `toolsense.lsp` that register handlers; each exposes `register(server)`. Missing ones are skipped."""
 
@@ -143,6 +144,8 @@ class ToolsenseServer(LanguageServer):
         self.caps = ClientSupport()
         self.roots: list[Path] = []
         self.models: Any = None
+        self.model_loading: Any = None
+        """The latest background load of registered models (`usermodels.Loading`), for `toolsense/settle`."""
         self._registry_copy: tuple[int, ToolRegistry] | None = None
         self.check_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-check")
         """Expensive checks of large documents run here, one at a time (see `_check_in_background`)."""
@@ -165,6 +168,11 @@ class ToolsenseServer(LanguageServer):
         self.feature_modules: list[str] = []
         # Hooks other feature modules add at registration: run after `initialized`, and on settings changes.
         self.startup_hooks: list[Callable[[], Awaitable[None]]] = []
+        self.started = False
+        """True once `initialized` has been handled and the startup hooks spawned."""
+        self.handlers_running = 0
+        """Guarded async handlers under way (a configuration change pulling settings, a pull request...)."""
+        """True once `initialized` has been handled and the startup hooks spawned."""
         self.settings_hooks: list[Callable[[Settings, Settings], None]] = []
         self.workspace_files: dict[str, UnitKind] = {}
         """Files on disk that are ours (tool definitions, automations, tool calls), found by indexing."""
@@ -183,11 +191,14 @@ class ToolsenseServer(LanguageServer):
 
                 @functools.wraps(function)
                 async def run_async(*args: Any) -> Any:
+                    self.handlers_running += 1
                     try:
                         return await function(*args)
                     except Exception:
                         log.exception("%s failed", function.__name__)
                         return default()
+                    finally:
+                        self.handlers_running -= 1
 
                 return run_async
 
