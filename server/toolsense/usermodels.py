@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
+import itertools
 import json
 import os
 import selectors
@@ -87,6 +88,9 @@ class ModelProblem:
     message: str
 
 
+_registry_serials = itertools.count(1)
+
+
 @dataclass
 class ModelRegistry:
     """What was loaded, what failed, and where the registration lives (for placing problems)."""
@@ -95,6 +99,8 @@ class ModelRegistry:
     enums: dict[str, LoadedEnum] = field(default_factory=dict)
     problems: list[ModelProblem] = field(default_factory=list)
     config_path: Path | None = None
+    serial: int = field(default_factory=lambda: next(_registry_serials), compare=False)
+    """Unique per registry (a load makes a new one): cached findings remember which models they were made with."""
 
     def model_for(self, tool: str) -> LoadedModel | None:
         return self.models.get(tool)

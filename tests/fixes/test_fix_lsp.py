@@ -6,7 +6,6 @@ Four client profiles: VS Code 1.65 (documentChanges, resolve), VS Code with snip
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shutil
 import sys
@@ -18,6 +17,7 @@ import pytest_lsp
 from fixkit import WORKSPACE, loads
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from waiting import until_async
 
 from toolsense.document.document import Document
 from toolsense.document.lines import Position
@@ -69,13 +69,12 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest, roo
     encoding = str(getattr(result.capabilities.position_encoding, "value", result.capabilities.position_encoding))
     lsp_client.encoding = encoding or "utf-16"  # type: ignore[attr-defined]
     # Wait for the background indexing of the workspace's tools (reported with $/progress).
-    for _ in range(500):
+
+    def indexed() -> bool:
         reports = [r for token, r in lsp_client.progress_reports.items() if str(token).startswith("toolsense-index")]
-        if any(isinstance(report, types.WorkDoneProgressEnd) for r in reports for report in r):
-            break
-        await asyncio.sleep(0.02)
-    else:
-        raise AssertionError("the workspace was not indexed")
+        return any(isinstance(report, types.WorkDoneProgressEnd) for r in reports for report in r)
+
+    await until_async(indexed, "the workspace indexed")
     yield
     await lsp_client.shutdown_session()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -10,8 +11,10 @@ from foundkit import brief, context, marked, report
 from toolsense.document.document import Document
 from toolsense.document.lines import Position, Range
 from toolsense.engine.checker import UnitCache, check_document
+from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.units import kind_from_path, split
 from toolsense.settings import Settings, settings_from_mapping
+from toolsense.usermodels import ModelRegistry
 
 TOOL = {"name": "get_weather", "description": "Weather.", "input_schema": {"type": "object", "properties": {}}}
 
@@ -172,7 +175,45 @@ def test_new_settings_recheck_every_unit() -> None:
     document = Document.from_text("file:///w/x.tools.json", three_tools())
     cache = UnitCache()
     check_document(document, context(), "tool", cache)
-    assert check_document(document, context(Settings()), "tool", cache).checked_units == 3
+    changed, _ = settings_from_mapping({"description": {"max_length": 5}}, "test")
+    assert check_document(document, context(changed), "tool", cache).checked_units == 3
+
+
+def test_equal_settings_in_a_new_object_reuse_the_findings() -> None:
+    """The cache is keyed on the settings' content: a configuration re-sent unchanged checks nothing again."""
+    document = Document.from_text("file:///w/x.tools.json", three_tools())
+    cache = UnitCache()
+    check_document(document, context(Settings()), "tool", cache)
+    assert check_document(document, context(Settings()), "tool", cache).checked_units == 0
+
+
+def test_a_changed_configuration_rechecks_however_many_settings_were_freed() -> None:
+    """Settings objects are made and dropped one after another (as a client re-sends its configuration); a freed
+    object's address is given to the next one, so a cache keyed on addresses would keep the old findings."""
+    text = "[\n  " + ",\n  ".join(tool(n, colour=1) for n in ("alpha", "beta", "gamma")) + "\n]\n"
+    document = Document.from_text("file:///w/x.tools.json", text)
+    cache = UnitCache()
+    for round_ in range(40):
+        silenced = round_ % 2 == 1
+        mapping = {"severity": {"TS101": "off"}} if silenced else {}
+        settings, _ = settings_from_mapping(mapping, "test")
+        result = check_document(document, context(settings), "tool", cache)
+        del settings
+        gc.collect()
+        assert result.checked_units == 3, round_
+        ts101 = [d for d in result.diagnostics if d.code == "TS101"]
+        assert len(ts101) == (0 if silenced else 3), round_
+
+
+def test_each_model_registry_is_a_new_fingerprint() -> None:
+    """Registered models are code: a reload is a new registry and re-checks, even if it looks the same."""
+    first, second = ModelRegistry(), ModelRegistry()
+    settings = Settings()
+    registry = ToolRegistry()
+    with_first = CheckContext(settings, registry, "file:///x", models=first).fingerprint()
+    assert with_first == CheckContext(settings, registry, "file:///x", models=first).fingerprint()
+    assert with_first != CheckContext(settings, registry, "file:///x", models=second).fingerprint()
+    assert with_first != CheckContext(settings, registry, "file:///x").fingerprint()
 
 
 # --- severities -----------------------------------------------------------------------------------------

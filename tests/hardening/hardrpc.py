@@ -126,6 +126,11 @@ class ServerProcess:
             raise RuntimeError(f"{method} failed: {message['error']}")
         return message.get("result")
 
+    def settle(self, timeout: float = 180.0) -> None:
+        """Have the server run every pending check now and wait for its background work (`toolsense/settle`):
+        whatever those publish has arrived when this returns."""
+        self.request("toolsense/settle", None, timeout)
+
     def response(self, ident: int, timeout: float) -> Message:
         return self.response_at(ident, timeout)[1]
 

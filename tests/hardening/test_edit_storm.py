@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hardgen import tools_text
 from hardrpc import ServerProcess, position_of
+from waiting import until
 
 STORM_EDITS = int(os.environ.get("TOOLSENSE_STORM_EDITS", "1000"))
 STORM_SECONDS = 2.0
@@ -100,7 +101,7 @@ def test_edit_storm_on_a_5mb_file(tmp_path: Path, debounce_ms: int) -> None:
             answer = server.response(ident, 120)
             labels = [item["label"] for item in (answer.get("result") or {}).get("items", [])]
             assert any(expected_value in label for label in labels), labels
-        time.sleep(2.0)
+        server.settle()
         rss_before = server.rss_kb()
 
         # The storm: 1,000 didChange notifications in about two seconds; a completion every 25 of them.
@@ -150,7 +151,7 @@ def test_edit_storm_on_a_5mb_file(tmp_path: Path, debounce_ms: int) -> None:
 
         # Diagnostics for the final version arrive; none for a version that was never sent, none out of order.
         server.wait_diagnostics(uri, DIAGNOSTICS_BOUND_S, lambda p: p.get("version") == final_version)
-        time.sleep(1.5)  # anything published late would be a stale result
+        server.settle()  # anything published late (a pending check of an older text) would be a stale result
         published = [int(p["version"]) for p in server.diagnostics_for(uri)]
         assert set(published) <= set(sent_versions), published
         assert published == sorted(published), f"a publish went back to an older version: {published}"
@@ -158,10 +159,9 @@ def test_edit_storm_on_a_5mb_file(tmp_path: Path, debounce_ms: int) -> None:
 
         # Memory returns near its level before the storm (allocator slack allowed).
         bound_kb = max(rss_before * 1.5, rss_before + 150 * 1024)
-        deadline = time.monotonic() + RSS_SETTLE_S
-        rss_after = server.rss_kb()
-        while rss_after > bound_kb and time.monotonic() < deadline:
-            time.sleep(1.0)
+        try:
+            rss_after = until(lambda: (rss := server.rss_kb()) <= bound_kb and rss, "memory back", RSS_SETTLE_S, 1.0)
+        except AssertionError:
             rss_after = server.rss_kb()
         report = (
             f"storm (debounce {debounce_ms} ms): {len(edits)} edits in {storm_seconds:.2f} s, "

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from waiting import until
 
 
 def _alive(pid: int) -> bool:
@@ -18,6 +19,15 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="parent-death signal is Linux-only")
@@ -32,21 +42,20 @@ def test_import_probe_dies_with_its_parent(tmp_path: Path) -> None:
             f"probe_modules(['spinning_models'], [{str(tmp_path)!r}], 120.0)",
         ],
     )
-    probe_pid = None
-    deadline = time.monotonic() + 30
-    while probe_pid is None and time.monotonic() < deadline:
+
+    def probe() -> int | None:
         children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
         pids = children.read_text().split() if children.exists() else []
-        probe_pid = int(pids[0]) if pids else None
-        time.sleep(0.1)
-    assert probe_pid is not None, "the probe child never started"
-    time.sleep(1.0)  # let it reach the spinning import
+        return int(pids[0]) if pids else None
+
+    probe_pid = until(probe, "the probe child started")
+    # It has reached the spinning import once it has burnt more CPU than starting Python takes.
+    until(lambda: _cpu_seconds(probe_pid) >= 0.5 or not _alive(probe_pid), "the probe spinning")
     assert _alive(probe_pid)
     os.kill(parent.pid, signal.SIGKILL)
     parent.wait()
-    deadline = time.monotonic() + 10
-    while _alive(probe_pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    with contextlib.suppress(AssertionError):
+        until(lambda: not _alive(probe_pid), "the probe gone", timeout=10)
     alive = _alive(probe_pid)
     if alive:
         os.kill(probe_pid, signal.SIGKILL)

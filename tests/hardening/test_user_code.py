@@ -116,7 +116,7 @@ def test_server_untrusted_imports_nothing_and_says_why(tmp_path: Path) -> None:
         server.wait_diagnostics(uri, BOUND_S, lambda p: any("'extra'" in d["message"] for d in p["diagnostics"]))
         messages = [m["params"]["message"] for m in server.notifications("window/showMessage")]
         assert any("not imported" in m and "not trusted" in m for m in messages), messages
-        time.sleep(IMPORT_TIMEOUT_S + 3)  # time enough for any (wrongly started) import to leave a marker
+        server.settle()  # any (wrongly started) model load has finished: its imports would have left a marker
         assert _markers(root) == []
         assert server.process.poll() is None
     finally:
@@ -184,7 +184,7 @@ def test_trust_is_never_raised_after_start(tmp_path: Path) -> None:
         server.change(uri, 2, [{"text": path.read_text(encoding="utf-8") + " "}])
         published = server.wait_diagnostics(uri, BOUND_S, lambda p: p.get("version") == 2)
         assert any(d.get("code") == "TS805" for d in published["diagnostics"]), published
-        time.sleep(IMPORT_TIMEOUT_S + 3)
+        server.settle()  # the configuration changes are handled and any model load they started has finished
         assert _markers(root) == []
     finally:
         server.close()

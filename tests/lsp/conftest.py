@@ -20,6 +20,7 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from waiting import until_async
 
 SERVER = [sys.executable, "-m", "toolsense", "serve"]
 TIMEOUT = 30.0
@@ -145,14 +146,12 @@ class Session:
         self.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
 
     async def until(self, condition: Callable[[], Any], what: str, timeout: float = TIMEOUT) -> Any:
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if asyncio.get_running_loop().time() > deadline:
-                raise AssertionError(f"timed out waiting for {what}")
-            await asyncio.sleep(0.01)
+        return await until_async(condition, what, timeout)
+
+    async def settle(self) -> None:
+        """Have the server run every pending check now and wait for its background work: once this returns,
+        everything those checks publish has arrived (a "nothing more was published" assertion comes after it)."""
+        await asyncio.wait_for(self.client.protocol.send_request_async("toolsense/settle", None), 2 * TIMEOUT)
 
     async def diagnostics(
         self, uri: str, version: int | None = None, timeout: float = TIMEOUT

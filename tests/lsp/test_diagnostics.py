@@ -68,7 +68,7 @@ async def test_rapid_changes_publish_only_the_final_version(session: Session) ->
     for index in range(6):  # type "bogus" -> "bogusXXXXXX" one character at a time
         versions.append(session.change(uri, (_bogus(6 + index), "X")))
     final = await session.diagnostics(uri, versions[-1])
-    await asyncio.sleep(0.5)
+    await session.settle()  # the settle check after the keystroke check has run and found the same
     later = [p for p in session.published[before:] if p.uri == uri]
     assert [p.version for p in later] == [versions[-1]]
     assert "'bogusXXXXXX'" in next(d.message for d in final if d.code == "TS101")
@@ -105,8 +105,9 @@ async def test_pull_diagnostics_full_then_unchanged(session: Session) -> None:
     again = await session.pull(uri, report.result_id)
     assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport)
     assert again.result_id == report.result_id
-    # A pull client gets nothing pushed (it would show every problem twice).
-    await asyncio.sleep(0.2)
+    # A pull client gets nothing pushed (it would show every problem twice), pending checks included.
+    session.change(uri, (_bogus(6), "X"))
+    await session.settle()
     assert not [p for p in session.published if p.uri == uri]
 
 
@@ -133,10 +134,14 @@ async def test_cancelled_pull_is_answered_as_cancelled(session: Session) -> None
         )
     )
     request_id = "pull-to-cancel"
-    await asyncio.sleep(0.2)
+    # Requests are handled in order: once a later one is answered, the pull is known to be waiting.
+    await session.client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
+    )
+    assert not pending.done()
     session.client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=request_id))
     try:
-        await asyncio.wait_for(pending, 5)
+        await asyncio.wait_for(pending, 8)  # less than the debounce: an uncancelled pull would time out here
     except JsonRpcRequestCancelled:
         pass
     else:
@@ -150,14 +155,9 @@ async def test_workspace_pull_covers_open_and_unopened_files(session: Session) -
     session.write("automations/report.json", automation("no_such_tool"))
     await session.start("vscode")
     uri = session.open("tools/other.tools.json", WEATHER_TOOLS.replace("get_weather", "get_forecast"))
-    await session.until(lambda: True, "start")
-    report = None
-    for _ in range(100):  # indexing runs in the background
-        report = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams([]))
-        if len(report.items) >= 3:
-            break
-        await asyncio.sleep(0.05)
-    assert report is not None
+    await session.settle()  # indexing runs in the background
+    report = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams([]))
+    assert len(report.items) >= 3
     by_uri = {item.uri: item for item in report.items}
     assert by_uri[uri].version == 1
     assert "TS101" in {d.code for d in by_uri[uri].items}
@@ -174,14 +174,10 @@ async def test_related_information_points_into_the_other_file(session: Session) 
     other = session.write("tools/first.tools.json", WEATHER_TOOLS)
     await session.start("neovim")
     uri = session.open("tools/second.tools.json", WEATHER_TOOLS)
-    for _ in range(200):
-        diagnostics = await session.diagnostics(uri)
-        duplicate = [d for d in diagnostics if d.related_information]
-        if duplicate:
-            break
-        await asyncio.sleep(0.05)
-    else:
-        raise AssertionError("no diagnostic with related information")
+    duplicate = await session.until(
+        lambda: [d for d in session.client.diagnostics.get(uri, []) if d.related_information],
+        "a diagnostic with related information (once the other file is indexed)",
+    )
     related = duplicate[0].related_information
     assert related is not None
     assert related[0].location.uri == other.as_uri()

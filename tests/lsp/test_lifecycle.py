@@ -13,6 +13,7 @@ from pathlib import Path
 from conftest import SERVER, Session, encoding_capabilities, find, span
 from lsprotocol import types
 from samples import WEATHER_TOOLS
+from waiting import until
 
 from toolsense.lsp.server import FEATURE_MODULES, create_server
 
@@ -210,18 +211,16 @@ def test_serve_over_tcp(tmp_path: Path) -> None:
         port = probe.getsockname()[1]
     process = subprocess.Popen([*SERVER, "--tcp", f"127.0.0.1:{port}"], stderr=subprocess.PIPE)
     try:
-        connection = None
-        for _ in range(200):
+
+        def connect() -> socket.socket | None:
             try:
-                connection = socket.create_connection(("127.0.0.1", port), timeout=10)
-                break
+                return socket.create_connection(("127.0.0.1", port), timeout=10)
             except OSError:
                 if process.poll() is not None:
                     raise AssertionError(process.stderr.read().decode() if process.stderr else "exited") from None
-                import time
+                return None
 
-                time.sleep(0.05)
-        assert connection is not None
+        connection = until(connect, "the server listening on its TCP port")
         body = json.dumps(
             {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "capabilities": {}}}
         ).encode()

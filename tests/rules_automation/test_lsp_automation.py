@@ -13,6 +13,7 @@ import pytest_lsp
 from autokit import TOOLS
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+from waiting import until_async
 
 AUTOMATION = """{
   "name": "Sleep alert",
@@ -82,12 +83,17 @@ async def _open(client: LanguageClient, workspace: Path, text: str = AUTOMATION)
 
 async def _diagnostics(client: LanguageClient, uri: str, codes: set[str]) -> list[types.Diagnostic]:
     """The document's diagnostics once they include every code (the tools on disk are indexed meanwhile)."""
-    for _ in range(200):
-        found = client.diagnostics.get(uri, [])
-        if codes <= {str(d.code) for d in found}:
-            return found
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no diagnostics {codes} for {uri}: {client.diagnostics.get(uri)}")
+
+    def found() -> list[types.Diagnostic] | None:
+        published = client.diagnostics.get(uri, [])
+        return published if codes <= {str(d.code) for d in published} else None
+
+    return await until_async(found, f"diagnostics {codes} for {uri}")
+
+
+async def _settle(client: LanguageClient) -> None:
+    """The server has run every pending check and fed the registry (see `toolsense/settle`)."""
+    await asyncio.wait_for(client.protocol.send_request_async("toolsense/settle", None), 60)
 
 
 def _at(text: str, marker: str) -> types.Position:
@@ -198,7 +204,7 @@ async def test_references_from_a_tool_definition_to_the_automations_using_it(
             types.TextDocumentItem(uri=tools_uri, language_id="json", version=1, text=tools_text)
         )
     )
-    await asyncio.sleep(0.3)
+    await _settle(client)  # the opened tool file has fed the registry
     refs = await client.text_document_references_async(
         types.ReferenceParams(
             text_document=types.TextDocumentIdentifier(tools_uri),
@@ -224,8 +230,8 @@ async def test_open_automations_are_rechecked_when_a_tool_appears(client: Langua
             types.TextDocumentItem(uri=extra_uri, language_id="json", version=1, text=json.dumps(extra))
         )
     )
-    for _ in range(200):
-        if not any(d.code == "TS403" for d in client.diagnostics.get(uri, [])):
-            break
-        await asyncio.sleep(0.05)
+    await until_async(
+        lambda: not any(d.code == "TS403" for d in client.diagnostics.get(uri, [])), "the automation re-checked"
+    )
+    await _settle(client)  # and no later check brings the finding back
     assert not any(d.code == "TS403" for d in client.diagnostics.get(uri, []))

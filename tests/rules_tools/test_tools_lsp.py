@@ -18,6 +18,7 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from waiting import until_async
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TIMEOUT = 60.0
@@ -46,14 +47,7 @@ async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
 
 
 async def until(condition: Callable[[], Any], what: str) -> Any:
-    deadline = asyncio.get_running_loop().time() + TIMEOUT
-    while True:
-        value = condition()
-        if value:
-            return value
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
+    return await until_async(condition, what, TIMEOUT)
 
 
 WEATHER_TOOL = {

@@ -18,8 +18,8 @@ from ..document.document import ByteEdit, Document
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import CATALOG, UnitKind
-from .context import CheckContext
-from .findings import Finding, Related, Severity, Target
+from .context import CheckContext, Fingerprint
+from .findings import MAX_RELATED, Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
 from .units import Split, Unit, UnitSpan, read_unit, split, with_dialects
 
@@ -76,7 +76,7 @@ class _CachedUnit:
     unit: Unit
     content_key: bytes | None
     findings: list[Finding] | None = None
-    fingerprint: tuple[int, int, int] | None = None
+    fingerprint: Fingerprint | None = None
     checked_as: tuple[str, str | None] | None = None
     """The unit's kind and dialect when its findings were made (a dialect can change with its neighbours)."""
     placed: list[_Placed] | None = None
@@ -304,7 +304,7 @@ class _Placer:
         node = span.node
         start, end = place_bytes(node, finding.pointer, finding.target, finding.span, self.cache)
         related: list[tuple[Related, int, int] | Related] = []
-        for item in finding.related:
+        for item in finding.related[:MAX_RELATED]:  # bounded whatever a rule made
             if item.uri is None:
                 r_start, r_end = place_bytes(node, item.pointer, item.target, None, self.cache)
                 related.append((item, r_start - node.start_byte, r_end - node.start_byte))
@@ -317,7 +317,7 @@ class _Placer:
         """A finding whose pointers are absolute (a file check's): offsets relative to the document start."""
         start, end = self.absolute_bytes(finding.pointer, finding.target, finding.span)
         related: list[tuple[Related, int, int] | Related] = []
-        for item in finding.related:
+        for item in finding.related[:MAX_RELATED]:  # bounded whatever a rule made
             if item.uri is None:
                 r_start, r_end = self.absolute_bytes(item.pointer, item.target, None)
                 related.append((item, r_start, r_end))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ class ToolRegistry:
     changes_by_uri: dict[str, int] = field(default_factory=dict, repr=False)
     """How many of the `version` bumps came from each file's tools (see `version_excluding`)."""
     _by_name: dict[str, list[ToolInfo]] | None = field(default=None, repr=False)
+    _by_name_uri: dict[str, dict[str, list[ToolInfo]]] | None = field(default=None, repr=False)
 
     def set_file(self, uri: str, tools: Iterable[ToolInfo]) -> bool:
         """Replace the tools of one file; True when that changed anything."""
@@ -54,6 +56,7 @@ class ToolRegistry:
         self.version += 1
         self.changes_by_uri[uri] = self.changes_by_uri.get(uri, 0) + 1
         self._by_name = None
+        self._by_name_uri = None
         return True
 
     def version_excluding(self, uri: str) -> int:
@@ -92,6 +95,30 @@ class ToolRegistry:
     def definitions(self, name: str) -> list[ToolInfo]:
         return list(self._index().get(name, []))
 
+    def elsewhere(self, name: str, uri: str, limit: int) -> tuple[list[ToolInfo], int]:
+        """The first `limit` definitions of `name` outside the file `uri`, and how many there are in all. Costs
+        O(files defining the name + limit), not O(definitions): a file of 1,000 tools sharing one name asks
+        this for each of them."""
+        by_uri = self._uri_index().get(name, {})
+        shown: list[ToolInfo] = []
+        total = 0
+        for other_uri, tools in by_uri.items():
+            if other_uri == uri:
+                continue
+            total += len(tools)
+            if len(shown) < limit:
+                shown.extend(tools[: limit - len(shown)])
+        return shown, total
+
+    def _uri_index(self) -> dict[str, dict[str, list[ToolInfo]]]:
+        if self._by_name_uri is None:
+            index: dict[str, dict[str, list[ToolInfo]]] = {}
+            for uri in sorted(self.by_uri):
+                for tool in self.by_uri[uri]:
+                    index.setdefault(tool.name, {}).setdefault(uri, []).append(tool)
+            self._by_name_uri = index
+        return self._by_name_uri
+
     def names(self) -> list[str]:
         return sorted(self._index())
 
@@ -112,6 +139,21 @@ class CheckContext:
     models: Any = None
     """Registered user models (toolsense.usermodels.ModelRegistry) when loaded; None otherwise."""
 
-    def fingerprint(self) -> tuple[int, int, int]:
-        """Changes whenever something a cached unit result depends on changes."""
-        return (id(self.settings), self.registry.version_excluding(self.uri), id(self.models))
+    def fingerprint(self) -> Fingerprint:
+        """Changes whenever something a cached unit result depends on changes.
+
+        From content and revision counters only: an object's address is reused once it is freed, so a new
+        configuration could otherwise be mistaken for the one whose findings are cached.
+        """
+        models = 0 if self.models is None else int(self.models.serial)
+        return (settings_digest(self.settings), self.registry.version_excluding(self.uri), models)
+
+
+Fingerprint = tuple[str, int, int]
+"""(settings digest, registry version, model-registry serial): see `CheckContext.fingerprint`."""
+
+
+def settings_digest(settings: Settings) -> str:
+    """A stable digest of the settings' content: equal settings give equal digests, whatever object holds them.
+    (A few microseconds: the settings are small and this runs once per check, not per unit.)"""
+    return hashlib.blake2b(settings.model_dump_json().encode("utf-8"), digest_size=16).hexdigest()

@@ -87,6 +87,10 @@ class Fix:
     preferred: bool = False
 
 
+MAX_RELATED = 10
+"""The most related locations a finding carries (more are counted in its message, not listed)."""
+
+
 @dataclass(frozen=True)
 class Related:
     """Another place that explains this finding (e.g. the other duplicate)."""

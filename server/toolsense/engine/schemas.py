@@ -7,7 +7,9 @@ Local `$ref`s are followed (bounded); remote ones are not (they are never fetche
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+import functools
+import re
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,14 +125,69 @@ def properties_of(schemas: Iterable[dict[str, Any]]) -> list[PropertyInfo]:
 
 
 def enum_values(schemas: Iterable[dict[str, Any]]) -> list[Any]:
+    """The values an `enum`/`const` allows, each once (JSON equality: 1 and 1.0 are one value, true and 1 two).
+
+    Linear in the number of values: a 40,000-value enum once took seconds per look with a list scan each."""
     values: list[Any] = []
-    for node in schemas:
-        for candidate in node.get("enum", []) if isinstance(node.get("enum"), list) else []:
-            if candidate not in values:
+    seen: set[Hashable] = set()
+    unkeyed: list[Any] = []  # values too deep to key: compared one by one (never in practice)
+
+    def add(candidate: Any) -> None:
+        key = json_key(candidate)
+        if key is None:
+            if not any(json_equal(candidate, other) for other in unkeyed):
+                unkeyed.append(candidate)
                 values.append(candidate)
-        if "const" in node and node["const"] not in values:
-            values.append(node["const"])
+        elif key not in seen:
+            seen.add(key)
+            values.append(candidate)
+
+    for node in schemas:
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            for candidate in enum:
+                add(candidate)
+        if "const" in node:
+            add(node["const"])
     return values
+
+
+_KEY_DEPTH = 64
+
+
+def json_key(value: Any, depth: int = 0) -> Hashable | None:
+    """A hashable key equal for JSON-equal values: numbers by value (1 == 1.0), booleans apart from numbers
+    (true != 1), objects regardless of key order. None for values nested deeper than `_KEY_DEPTH` or not JSON."""
+    if depth > _KEY_DEPTH:
+        return None
+    if value is None:
+        return ("null",)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, list):
+        items = [json_key(item, depth + 1) for item in value]
+        return None if any(item is None for item in items) else ("array", tuple(items))
+    if isinstance(value, dict):
+        members = [(name, json_key(item, depth + 1)) for name, item in value.items()]
+        return None if any(item is None for _, item in members) else ("object", frozenset(members))
+    return None
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality (see `json_key`), for values `json_key` cannot key."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
+        return False
+    return bool(a == b)
 
 
 def json_types(schemas: Iterable[dict[str, Any]]) -> set[str]:
@@ -162,18 +219,94 @@ def type_label(schemas: list[dict[str, Any]]) -> str:
 
 
 def closest(name: str, candidates: Iterable[str], limit: int = 3, cutoff: float = 0.6) -> list[str]:
-    """Candidates most similar to name, best first (case-insensitive similarity, prefix bonus)."""
-    pool = [c for c in dict.fromkeys(candidates) if c != name]
+    """Candidates close to name, best first: case-insensitive similarity of at least `cutoff` with few edits
+    or a shared word (`nmae` → `name`, not `ALL` → `null`), or name inside the candidate or starting with it.
+
+    Bounded work whatever the number of candidates: at most `MAX_SCORED` of them are compared in full, picked
+    by an index of their letter pairs (built once per candidate list); so a file with thousands of unknown keys
+    against thousands of properties stays linear."""
     lowered = name.lower()
+    given = tuple(candidates)
+    shortlist = _shortlist(lowered, given) if len(given) > MAX_SCORED else given
+    pool = [c for c in dict.fromkeys(shortlist) if c != name]
     scored: list[tuple[float, str]] = []
     for candidate in pool:
         low = candidate.lower()
-        ratio = difflib.SequenceMatcher(None, lowered, low).ratio()
-        if lowered and (low.startswith(lowered) or lowered.startswith(low) or lowered in low):
-            ratio = max(ratio, 0.75)
-        if low == lowered:
-            ratio = 1.0
+        ratio = similarity(lowered, low)
+        if ratio is None:
+            continue
         if ratio >= cutoff:
             scored.append((ratio, candidate))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [candidate for _, candidate in scored[:limit]]
+
+
+MAX_SCORED = 30
+"""The most candidates one did-you-mean compares in full (`closest`)."""
+
+
+def similarity(lowered: str, low: str) -> float | None:
+    """How alike two lower-cased names are (1.0: equal); None when they are not close enough to suggest: more
+    than about a quarter of the longer one would have to change."""
+    if low == lowered:
+        return 1.0
+    if min(len(lowered), len(low)) >= 2 and (lowered in low or lowered.startswith(low)):
+        return max(0.75, _ratio(lowered, low)[0])  # typed part of it (`temp`), or more (`EQUALS` for `eq`)
+    ratio, matched = _ratio(lowered, low)
+    longer = max(len(lowered), len(low))
+    if matched < longer - max(1, longer // 4) and not _words(lowered) & _words(low):
+        return None
+    return ratio
+
+
+_WORD = re.compile(r"[a-z0-9]{3,}")
+
+
+def _words(lowered: str) -> set[str]:
+    """The words of a (lower-cased) snake_case, kebab-case or dotted name, 3+ letters each."""
+    return set(_WORD.findall(lowered))
+
+
+def _ratio(a: str, b: str) -> tuple[float, int]:
+    """difflib's ratio and the number of matched characters."""
+    matcher = difflib.SequenceMatcher(None, a, b)
+    matched = sum(block.size for block in matcher.get_matching_blocks())
+    total = len(a) + len(b)
+    return (2.0 * matched / total if total else 1.0), matched
+
+
+def _shortlist(lowered: str, pool: tuple[str, ...]) -> list[str]:
+    """The `MAX_SCORED` candidates most likely to be close: sharing the most letter pairs with the name, and
+    those of about the same length starting with the same letter (a swapped pair shares no letter pair)."""
+    index = _pair_index(pool)
+    shared: dict[int, int] = {}
+    for pair in {lowered[i : i + 2] for i in range(len(lowered) - 1)}:
+        for position in index.pairs.get(pair, ()):
+            shared[position] = shared.get(position, 0) + 1
+    if lowered:
+        for length in range(len(lowered) - 1, len(lowered) + 2):
+            for position in index.by_start.get((lowered[0], length), ()):
+                shared.setdefault(position, 0)
+    size = len(lowered)
+    best = sorted(shared, key=lambda p: (-shared[p], abs(len(pool[p]) - size), p))[:MAX_SCORED]
+    return [pool[p] for p in sorted(best)]
+
+
+@dataclass(frozen=True)
+class _PairIndex:
+    pairs: dict[str, list[int]]
+    by_start: dict[tuple[str, int], list[int]]
+
+
+@functools.lru_cache(maxsize=32)
+def _pair_index(pool: tuple[str, ...]) -> _PairIndex:
+    """Letter pair → candidates containing it; (first letter, length) → candidates. Keyed by the candidates."""
+    pairs: dict[str, list[int]] = {}
+    by_start: dict[tuple[str, int], list[int]] = {}
+    for position, candidate in enumerate(pool):
+        low = candidate.lower()
+        for pair in {low[i : i + 2] for i in range(len(low) - 1)}:
+            pairs.setdefault(pair, []).append(position)
+        if low:
+            by_start.setdefault((low[0], len(low)), []).append(position)
+    return _PairIndex(pairs, by_start)

@@ -139,6 +139,9 @@ class Unit:
     """False when the value came from a tolerant read (syntax errors inside); comments alone keep it clean."""
     problem: UnitProblem | None = None
     """A syntax error tree-sitter accepts but JSON does not (TS001), or nesting too deep to read (TS006)."""
+    derived: dict[str, Any] = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
+    """What rules compute from this unit alone (its content digest, its tool view), kept with the unit so every
+    rule family reuses it; a new unit (any change) starts empty."""
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,7 @@ def register(server: ToolsenseServer) -> None:
         apply_settings(server, server.pending_problems)
         for hook in server.startup_hooks:
             server.spawn(hook(), getattr(hook, "__name__", "startup"))
+        server.started = True
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @server.guard(lambda: None)

@@ -36,7 +36,7 @@ async def wait_for_debounce(server: ToolsenseServer, od: OpenDocument) -> None:
 
 
 def _disk_report(server: ToolsenseServer, uri: str) -> tuple[str, list[types.Diagnostic]] | None:
-    """Diagnostics of a file of ours that is not open, cached by (mtime, size, registry, settings)."""
+    """Diagnostics of a file of ours that is not open, cached by (mtime, size, check context fingerprint)."""
     path = uri_to_path(uri)
     if path is None:
         return None
@@ -45,7 +45,8 @@ def _disk_report(server: ToolsenseServer, uri: str) -> tuple[str, list[types.Dia
     except OSError:
         server.disk_reports.pop(uri, None)
         return None
-    key = (stat.st_mtime_ns, stat.st_size, server.registry.version_excluding(uri), id(server.settings))
+    fingerprint = server.context_for(uri).fingerprint()
+    key = (stat.st_mtime_ns, stat.st_size, fingerprint)
     cached = server.disk_reports.get(uri)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
@@ -59,7 +60,7 @@ def _disk_report(server: ToolsenseServer, uri: str) -> tuple[str, list[types.Dia
             loaded.document, server.context_for(uri), server.workspace_files.get(uri), UnitCache(), server.resolve_range
         )
         diagnostics = [to_lsp_diagnostic(d, related, server.client_uri) for d in report.diagnostics]
-    result_id = f"disk:{stat.st_mtime_ns}:{stat.st_size}:{key[2]}:{key[3]}"
+    result_id = f"disk:{stat.st_mtime_ns}:{stat.st_size}:{':'.join(map(str, fingerprint))}"
     server.disk_reports[uri] = (key, result_id, diagnostics)
     return result_id, diagnostics
 

@@ -57,7 +57,7 @@ def register(server: ToolsenseServer) -> None:
         def done(registry: ModelRegistry) -> None:
             loop.call_soon_threadsafe(apply, registry, current)
 
-        start_loading(settings, root, done, server.config_path)
+        server.model_loading = start_loading(settings, root, done, server.config_path)
 
     published: list[str] = []
 

@@ -47,7 +47,7 @@ from ..document.jsontree import Pointer
 from ..document.lines import Position, PositionEncoding, Range
 from ..engine.catalog import UnitKind
 from ..engine.checker import Diagnostic, FileReport, check_document
-from ..engine.context import CheckContext, ToolRegistry
+from ..engine.context import CheckContext, Fingerprint, ToolRegistry
 from ..engine.findings import Severity, Target
 from ..engine.placement import place
 from ..engine.units import kind_from_path, root_value
@@ -73,6 +73,7 @@ FEATURE_MODULES = (
     "definition",
     "code_actions",
     "models",
+    "settle",
 )
 """Modules of `toolsense.lsp` that register handlers; each exposes `register(server)`. Missing ones are skipped."""
 
@@ -143,13 +144,15 @@ class ToolsenseServer(LanguageServer):
         self.caps = ClientSupport()
         self.roots: list[Path] = []
         self.models: Any = None
+        self.model_loading: Any = None
+        """The latest background load of registered models (`usermodels.Loading`), for `toolsense/settle`."""
         self._registry_copy: tuple[int, ToolRegistry] | None = None
         self.check_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-check")
         """Expensive checks of large documents run here, one at a time (see `_check_in_background`)."""
         self.index_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-index")
         """Background indexing gets its own thread: pygls reads stdin through its default pool."""
-        self.disk_documents: OrderedDict[str, tuple[float, Document]] = OrderedDict()
-        self.disk_reports: dict[str, tuple[tuple[int, int, int, int], str, list[types.Diagnostic]]] = {}
+        self.disk_documents: OrderedDict[str, tuple[tuple[int, int], Document]] = OrderedDict()
+        self.disk_reports: dict[str, tuple[tuple[int, int, Fingerprint], str, list[types.Diagnostic]]] = {}
         """Workspace-pull results of files that are not open, with the key they were computed for."""
         self.background: set[asyncio.Task[Any]] = set()
         self.refresh_pending = False
@@ -165,6 +168,11 @@ class ToolsenseServer(LanguageServer):
         self.feature_modules: list[str] = []
         # Hooks other feature modules add at registration: run after `initialized`, and on settings changes.
         self.startup_hooks: list[Callable[[], Awaitable[None]]] = []
+        self.started = False
+        """True once `initialized` has been handled and the startup hooks spawned."""
+        self.handlers_running = 0
+        """Guarded async handlers under way (a configuration change pulling settings, a pull request...)."""
+        """True once `initialized` has been handled and the startup hooks spawned."""
         self.settings_hooks: list[Callable[[Settings, Settings], None]] = []
         self.workspace_files: dict[str, UnitKind] = {}
         """Files on disk that are ours (tool definitions, automations, tool calls), found by indexing."""
@@ -183,11 +191,14 @@ class ToolsenseServer(LanguageServer):
 
                 @functools.wraps(function)
                 async def run_async(*args: Any) -> Any:
+                    self.handlers_running += 1
                     try:
                         return await function(*args)
                     except Exception:
                         log.exception("%s failed", function.__name__)
                         return default()
+                    finally:
+                        self.handlers_running -= 1
 
                 return run_async
 
@@ -590,7 +601,8 @@ class ToolsenseServer(LanguageServer):
         except OSError:
             return None
         cached = self.disk_documents.get(uri)
-        if cached is not None and cached[0] == stat.st_mtime:
+        stamp = (stat.st_mtime_ns, stat.st_size)  # a float mtime misses rewrites within its resolution
+        if cached is not None and cached[0] == stamp:
             self.disk_documents.move_to_end(uri)
             return cached[1]
         if stat.st_size > min(self.max_bytes(), _MAX_RELATED_FILE_BYTES):
@@ -602,7 +614,7 @@ class ToolsenseServer(LanguageServer):
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         document = Document(uri, bytearray(data), None, self.encoding)
-        self.disk_documents[uri] = (stat.st_mtime, document)
+        self.disk_documents[uri] = (stamp, document)
         while len(self.disk_documents) > _DISK_CACHE_SIZE:
             self.disk_documents.popitem(last=False)
         return document

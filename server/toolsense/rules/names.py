@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, Related, ReplaceValue, Severity
+from ..engine.findings import MAX_RELATED, Finding, Fix, Related, ReplaceValue, Severity
 from ..engine.units import Unit
 from ..models.definitions import NAME_KEY
 from .profiles import PROFILES, enabled_profiles
@@ -113,13 +113,15 @@ def tool_name(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
 
 def _elsewhere(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
     assert view.name is not None
-    others = [info for info in ctx.registry.definitions(view.name) if info.uri != ctx.uri]
+    others, total = ctx.registry.elsewhere(view.name, ctx.uri, MAX_RELATED)
     if not others:
         return
     first = others[0]
     where = first.uri.rsplit("/", 1)[-1]
-    more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
-    related = tuple(Related(f"'{view.name}' is also defined here", info.name_pointer, info.uri) for info in others[:10])
+    more = f" (and {total - 1} more)" if total > 1 else ""
+    related = tuple(
+        Related(f"'{view.name}' is also defined here", info.name_pointer, info.uri) for info in others[:MAX_RELATED]
+    )
     yield Finding(
         DUPLICATE_WORKSPACE.code,
         f"Tool '{view.name}' is also defined in {where}{more}: calls and automations naming it are ambiguous",
@@ -151,13 +153,12 @@ def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
                 duplicates.setdefault(name, [seen]).append(index)
     for name, indexes in duplicates.items():
         pointers = [(*units[i].pointer, *NAME_KEY[units[i].dialect or "anthropic"]) for i in indexes]
-        for index, pointer in enumerate(pointers):
-            related = tuple(
-                Related(f"'{name}' is also defined here", other) for j, other in enumerate(pointers) if j != index
-            )
-            yield Finding(
-                DUPLICATE.code,
-                f"Duplicate tool name '{name}': {len(pointers)} tools in this file have it",
-                pointer,
-                related=related,
-            )
+        count = len(pointers)
+        # Each finding lists at most MAX_RELATED of the others: n tools sharing one name make n findings, and
+        # listing all the others in each would be n² locations (1,000 tools: a 200 MB publish).
+        listed = f" (the first {MAX_RELATED} others are listed)" if count - 1 > MAX_RELATED else ""
+        message = f"Duplicate tool name '{name}': {count} tools in this file have it{listed}"
+        for pointer in pointers:
+            others = [other for other in pointers[: MAX_RELATED + 1] if other != pointer][:MAX_RELATED]
+            related = tuple(Related(f"'{name}' is also defined here", other) for other in others)
+            yield Finding(DUPLICATE.code, message, pointer, related=related)

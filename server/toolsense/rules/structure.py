@@ -218,11 +218,15 @@ def schema_findings(
         kind = "type" if issue.error_type in _TYPE_ERRORS else issue.error_type
         grouped.setdefault((pointer, kind), []).append((issue, tags))
     missing_by_parent: dict[tuple[str | int, ...], list[tuple[str, str]]] = {}
+    known_by_parent: dict[tuple[str | int, ...], list[str]] = {}  # many unknown keys of one object: read once
     for (pointer, _kind), entries in grouped.items():
         issue, tags = entries[0]
         note = _tag_note(tags)
         if issue.error_type == "extra_forbidden":
-            yield _unknown(pointer, value, schema, subject, note)
+            parent = pointer[:-1]
+            if parent not in known_by_parent:
+                known_by_parent[parent] = [p.name for p in properties_of(subschemas_at(schema, parent))]
+            yield _unknown(pointer, value, known_by_parent[parent], subject, note)
         elif issue.error_type == "missing":
             missing_by_parent.setdefault(pointer[:-1], []).append((str(pointer[-1]), note))
         elif issue.error_type in _TYPE_ERRORS:
@@ -241,13 +245,15 @@ def _received(issue: ValidationIssue) -> str:
     return f" (received {json_type_name(issue.received)}: {short_repr(issue.received)})"
 
 
-def _unknown(pointer: tuple[str | int, ...], value: Any, schema: dict[str, Any], subject: str, note: str) -> Finding:
+def _unknown(pointer: tuple[str | int, ...], value: Any, known: list[str], subject: str, note: str) -> Finding:
     key = str(pointer[-1])
     parent = pointer[:-1]
-    known = [p.name for p in properties_of(subschemas_at(schema, parent))]
     present = _value_at(value, parent)
-    present_keys = set(present) if isinstance(present, dict) else set()
-    candidates = [name for name in closest(key, known) if name not in present_keys and _plausible(key, name)]
+    candidates = [
+        name
+        for name in closest(key, known)
+        if not (isinstance(present, dict) and name in present) and _plausible(key, name)
+    ]
     where = f" in {subject}" if not parent else f" at '{_dotted(parent)}'"
     message = f"Unknown property '{key}'{where}."
     if candidates:

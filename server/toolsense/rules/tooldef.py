@@ -97,12 +97,13 @@ class ToolView:
 
 
 def tool_view(unit: Unit) -> ToolView | None:
-    """The tool's parts; None for units that are not function tools of a known dialect (memoised for the last
-    few units: every family asks)."""
-    try:
-        return _RECENT.view(unit)
-    except (RuntimeError, StopIteration):  # another thread changed the memo meanwhile: compute directly
-        return _tool_view(unit)
+    """The tool's parts; None for units that are not function tools of a known dialect (kept with the unit:
+    every family asks)."""
+    derived = unit.derived
+    if "view" not in derived:
+        derived["view"] = _tool_view(unit)
+    view: ToolView | None = derived["view"]
+    return view
 
 
 def _tool_view(unit: Unit) -> ToolView | None:
@@ -127,41 +128,6 @@ def _tool_view(unit: Unit) -> ToolView | None:
     )
 
 
-class _RecentKeys:
-    """The content keys of the last few units, by identity: the families check one unit after another, so the
-    key is computed once per unit, not once per family. Entries hold their unit, so an id is never reused
-    while it is here. A cache only: losing it changes nothing but time."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._keys: dict[int, tuple[Unit, bytes]] = {}
-        self._views: dict[int, tuple[Unit, ToolView | None]] = {}
-
-    def key(self, unit: Unit) -> bytes:
-        entry = self._keys.get(id(unit))
-        if entry is not None and entry[0] is unit:
-            return entry[1]
-        key = _digest(unit)
-        self._remember(self._keys, unit, key)
-        return key
-
-    def view(self, unit: Unit) -> ToolView | None:
-        entry = self._views.get(id(unit))
-        if entry is not None and entry[0] is unit:
-            return entry[1]
-        view = _tool_view(unit)
-        self._remember(self._views, unit, view)
-        return view
-
-    def _remember(self, table: dict[int, Any], unit: Unit, value: Any) -> None:
-        if len(table) >= self._size:
-            table.pop(next(iter(table)), None)
-        table[id(unit)] = (unit, value)
-
-
-_RECENT = _RecentKeys(64)
-
-
 def _digest(unit: Unit) -> bytes:
     text = json.dumps(unit.value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()
@@ -171,10 +137,10 @@ def unit_key(unit: Unit) -> bytes:
     """A digest of the unit's value (compact JSON): the key under which rules memoise their findings by content
     (a keystroke re-checks one unit; a file that breaks and heals re-checks them all, at the cost of a lookup).
     A digest, not the text, so a memo of thousands of units stays small."""
-    try:
-        return _RECENT.key(unit)
-    except (RuntimeError, StopIteration):  # another thread changed the memo meanwhile: compute directly
-        return _digest(unit)
+    key: bytes | None = unit.derived.get("key")
+    if key is None:
+        key = unit.derived["key"] = _digest(unit)
+    return key
 
 
 T = TypeVar("T")
