@@ -56,10 +56,10 @@ def _unicode_escape(pattern: str, at: int) -> tuple[str, int]:
     if pattern.startswith("{", at):
         end = pattern.find("}", at)
         if end > at + 1 and all(c in _HEX for c in pattern[at + 1 : end]):
-            code = int(pattern[at + 1 : end], 16)
-            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+            point = int(pattern[at + 1 : end], 16)
+            if 0xD800 <= point <= 0xDFFF or point > 0x10FFFF:
                 raise _Unsupported
-            return f"\\x{{{code:X}}}", end + 1
+            return f"\\x{{{point:X}}}", end + 1
         return "u", at  # an identity escape outside the `u` flag
     code = _hex_at(pattern, at, 4)
     if code is None:
