@@ -12,6 +12,7 @@ from hardkit import run_cli, tool, write_json
 from hardrpc import ServerProcess
 
 import toolsense.rules  # noqa: F401  (registers the rules)
+from toolsense.engine.units import glob_match
 from toolsense.rules.instances import needs_budget, safe_search
 
 EVIL = "a" * 40 + "1" * 40 + "!"
@@ -203,3 +204,43 @@ def test_server_publishes_cut_short_within_a_bound(tmp_path: Path) -> None:
 
 def _hover(uri: str) -> dict[str, object]:
     return {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 6}}
+
+
+# --- file globs from a repository's settings --------------------------------------------------------------
+
+HOSTILE_GLOB = "**e" * 12 + "**q"
+
+
+@pytest.mark.timeout(30)
+def test_a_glob_with_many_double_stars_is_linear() -> None:
+    assert not glob_match("tools/" + "e" * 60 + ".json", HOSTILE_GLOB)
+    assert glob_match("tools/" + "e" * 60 + "q", HOSTILE_GLOB)
+
+
+@pytest.mark.parametrize(
+    ("path", "glob", "expected"),
+    [
+        ("a/b/x.tools.json", "**/*.tools.json", True),
+        ("x.tools.json", "**/*.tools.json", True),
+        ("a/tools/x.json", "**/tools/*.json", True),
+        ("a/tools/b/x.json", "**/tools/*.json", False),
+        ("a/node_modules/b/x.json", "**/node_modules/**", True),
+        ("a/b.json", "[!a].json", True),
+        ("a/a.json", "[!a].json", False),
+        ("a/c.json", "[a-c].json", True),
+        ("a/-.json", "[a-].json", True),
+        ("x[.json", "x[.json", True),
+        ("a/x.json", "a?x.json", False),
+    ],
+)
+def test_globs_mean_what_they_say(path: str, glob: str, expected: bool) -> None:
+    assert glob_match(path, glob) is expected
+
+
+@pytest.mark.timeout(CLI_BOUND_S + 30)
+def test_cli_with_a_hostile_glob_in_the_settings_finishes(tmp_path: Path) -> None:
+    (tmp_path / "toolsense.toml").write_text(f'[files]\ntool_definitions = ["{HOSTILE_GLOB}"]\n', encoding="utf-8")
+    write_json(tmp_path / "tools" / ("e" * 60 + ".json"), tool("t", {"type": "object"}))
+    done = run_cli(["check", "--format", "json", "."], tmp_path, timeout=CLI_BOUND_S)
+    assert done.returncode in (0, 1), done.stderr
+    assert isinstance(json.loads(done.stdout), list)
