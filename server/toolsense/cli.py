@@ -17,7 +17,7 @@ from typing import TextIO
 from . import __version__
 from .engine.checker import Diagnostic
 from .engine.findings import Severity
-from .settings import ConfigFileError, Settings, SettingsProblem, find_config_file, load_config_file
+from .settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -93,13 +93,25 @@ def _rules(markdown: bool) -> int:
 
 
 def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tuple[Settings, Path] | None:
-    """Settings from --config or the nearest config file; problems printed (file, key, expected type)."""
-    root = paths[0] if paths else Path.cwd()
-    root = root if root.is_dir() else root.parent
-    config_path = config or find_config_file(root)
+    """Settings from --config or the project's config file; problems printed (file, key, expected type).
+
+    Paths are resolved first, so `check .` in a subfolder finds what `check "$PWD"` finds. The search stays
+    inside the project (the repository root, or the folder toolsense runs in) and skips, saying so on stderr,
+    configuration that another user could have written."""
+    cwd = Path.cwd().resolve()
+    start = (paths[0] if paths else cwd).resolve()
+    root = start if start.is_dir() else start.parent
     if config is not None and not config.is_file():
         err.write(f"toolsense: configuration file not found: {config}\n")
         return None
+    config_path = config
+    if config_path is None:
+        search = discover_config(start, workspace=cwd)
+        for note in search.skipped:
+            err.write(f"toolsense: {note}\n")
+        config_path = search.path
+        if config_path is not None and config_path.is_relative_to(cwd):
+            config_path = config_path.relative_to(cwd)  # messages name it as the user would
     if config_path is None:
         return Settings(), root
     try:
@@ -110,7 +122,7 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
     if problems:
         _print_problems(problems, err)
         return None
-    return settings, config_path.parent
+    return settings, config_path.resolve().parent
 
 
 def _print_problems(problems: list[SettingsProblem], err: TextIO) -> None:

@@ -59,16 +59,17 @@ def test_constraint_messages_say_the_type_and_the_limit() -> None:
 
 
 def test_find_config_file(tmp_path: Path) -> None:
+    """Upward within the workspace folder (here tmp_path: no repository); see hardening/test_config_trust.py."""
     nested = tmp_path / "a" / "b"
     nested.mkdir(parents=True)
-    assert find_config_file(nested) is None or not str(find_config_file(nested)).startswith(str(tmp_path))
+    assert find_config_file(nested, tmp_path) is None
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
-    assert find_config_file(nested) is None or not str(find_config_file(nested)).startswith(str(tmp_path))
+    assert find_config_file(nested, tmp_path) is None
     (tmp_path / "a" / "pyproject.toml").write_text("[tool.toolsense]\nprofiles = []\n", encoding="utf-8")
-    assert find_config_file(nested) == tmp_path / "a" / "pyproject.toml"
+    assert find_config_file(nested, tmp_path) == tmp_path / "a" / "pyproject.toml"
     (nested / "toolsense.toml").write_text("", encoding="utf-8")
-    assert find_config_file(nested) == nested / "toolsense.toml"
-    assert find_config_file(nested / "file.json") == nested / "toolsense.toml"
+    assert find_config_file(nested, tmp_path) == nested / "toolsense.toml"
+    assert find_config_file(nested / "file.json", tmp_path) == nested / "toolsense.toml"
 
 
 def test_load_config_file_errors(tmp_path: Path) -> None:
