@@ -151,6 +151,10 @@ def own_stdout() -> Iterator[TextIO]:
     stderr meanwhile: `print()` (sys.stdout), and at the file-descriptor level C extensions and child processes
     (fd 1 is pointed at stderr; the real stdout stays reachable only through the yielded stream)."""
     original = sys.stdout
+    if original is None:  # started with stdout closed: the report goes nowhere, the exit status still tells
+        with open(os.devnull, "w") as nowhere:
+            yield nowhere
+        return
     try:
         fd = original.fileno()
     except (AttributeError, OSError, ValueError):  # replaced by a StringIO or a test's capture
@@ -163,8 +167,12 @@ def own_stdout() -> Iterator[TextIO]:
             sys.stdout = original
         return
     original.flush()
-    saved = os.dup(1)  # the real stdout, to give back at the end (the yielded stream may be closed by then)
-    os.dup2(2, 1)
+    try:
+        saved = os.dup(1)  # the real stdout, to give back at the end (the yielded stream may be closed by then)
+        os.dup2(2, 1)
+    except OSError:  # fd 1 or 2 is closed (`toolsense check >&-`): writes fail as they would have anyway
+        yield original
+        return
     out = open(os.dup(saved), "w", encoding=original.encoding, errors=original.errors)  # noqa: SIM115
     sys.stdout = sys.stderr
     broken = False
