@@ -244,3 +244,11 @@ def test_cli_with_a_hostile_glob_in_the_settings_finishes(tmp_path: Path) -> Non
     done = run_cli(["check", "--format", "json", "."], tmp_path, timeout=CLI_BOUND_S)
     assert done.returncode in (0, 1), done.stderr
     assert isinstance(json.loads(done.stdout), list)
+
+
+def test_text_that_is_not_utf8_is_still_matched() -> None:
+    # JSON allows lone surrogates ("\ud800") and Linux file names may not be UTF-8 (surrogateescape): RE2 takes
+    # only UTF-8, so these go to the budgeted engine, or are matched with the undecodable bytes replaced.
+    assert safe_search("^a.$", "a\ud800") is True
+    assert safe_search("^b$", "\ud800") is False
+    assert glob_match("tools/\udcff.json", "**/tools/*.json")

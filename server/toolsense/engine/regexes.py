@@ -196,7 +196,10 @@ def search(pattern: str, text: str, budget_ms: int = DEFAULT_BUDGET_MS) -> bool 
     match: nothing is reported that was not checked (the schema rules report the pattern itself)."""
     linear = _linear(pattern)
     if linear is not None:
-        return linear.search(text) is not None
+        try:
+            return linear.search(text) is not None
+        except UnicodeEncodeError:
+            pass  # a lone surrogate (valid in JSON text, not in UTF-8): only the budgeted engine can take it
     compiled = _backtracking(pattern)
     if compiled is None:
         return True
@@ -267,4 +270,8 @@ def glob_match(path: str, pattern: str) -> bool:
     """Whether a posix path matches a glob with `**` (any folders), `*`, `?` and `[...]` (`[!...]` negated). RE2
     matches in time linear in the path whatever the glob (a backtracking engine takes minutes on `**e` × 12 and a
     long file name)."""
-    return _glob_program(pattern).fullmatch(path) is not None
+    try:
+        return _glob_program(pattern).fullmatch(path) is not None
+    except UnicodeEncodeError:  # a file name that is not UTF-8 (its bytes decoded with surrogateescape)
+        readable = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return _glob_program(pattern).fullmatch(readable) is not None
