@@ -252,3 +252,11 @@ def test_text_that_is_not_utf8_is_still_matched() -> None:
     assert safe_search("^a.$", "a\ud800") is True
     assert safe_search("^b$", "\ud800") is False
     assert glob_match("tools/\udcff.json", "**/tools/*.json")
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("pattern", ["[ab]{0,1000}[ab]{0,1000}c", "(.*a){1000}"])
+def test_a_large_program_over_a_long_text_is_bounded(pattern: str) -> None:
+    # RE2 stays linear, but with a factor of the program's size once its DFA gives up (14 s here unbounded).
+    assert not needs_budget(pattern, "a")
+    assert safe_search(pattern, "a" * 100_000) in (None, False, True)

@@ -4,7 +4,8 @@ JSON Schema `pattern`, `patternProperties` and `propertyNames` come from files t
 matching must be bounded whatever the pattern's shape:
 
 1. Patterns in the common subset (no back-references, no lookaround) are translated from ECMA-262 syntax and
-   run on RE2 (`google-re2`), whose matching time is linear in the text: no budget needed, the answer is exact.
+   run on RE2 (`google-re2`), whose matching time is linear in the text: no budget needed, the answer is exact
+   (unless program size × text length is very large: see `_MAX_LINEAR_WORK`).
 2. The rest (back-references, lookaround, atomic groups, possessive repeats, anything RE2 rejects) run on the
    `regex` module with a time budget (`timeout=`), releasing the GIL while they run (`concurrent=True`), so a
    pattern that backtracks catastrophically costs at most the budget and never freezes the event loop.
@@ -181,6 +182,12 @@ def _backtracking(pattern: str) -> Any:
         return None
 
 
+_MAX_LINEAR_WORK = 20_000_000
+"""RE2 is linear in the text, but when its DFA gives up (`[ab]{0,1000}[ab]{0,1000}c`) the factor is the program's
+size: 4,000 instructions × 100,000 characters took 14 s. Above this product (about half a second at worst) the
+match runs on the budgeted engine instead."""
+
+
 def runs_in_linear_time(pattern: str) -> bool:
     """True when the pattern runs on RE2 (exact answer, time linear in the text, no budget needed)."""
     return _linear(pattern) is not None
@@ -195,7 +202,7 @@ def search(pattern: str, text: str, budget_ms: int = DEFAULT_BUDGET_MS) -> bool 
     the backtracking engine and ran out of `budget_ms`. A pattern that does not compile anywhere counts as a
     match: nothing is reported that was not checked (the schema rules report the pattern itself)."""
     linear = _linear(pattern)
-    if linear is not None:
+    if linear is not None and linear.programsize * len(text) <= _MAX_LINEAR_WORK:
         try:
             return linear.search(text) is not None
         except UnicodeEncodeError:
