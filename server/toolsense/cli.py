@@ -1,35 +1,89 @@
 """`toolsense check | serve | rules | schema` — one engine, same findings as the editor.
 
 Exit codes of `check`: 0 no error-severity diagnostic, 1 at least one, 2 usage / configuration / I/O error,
-3 toolsense itself failed (a bug), so CI can tell "your files have errors" from "the tool broke".
+3 toolsense itself failed (a bug), so CI can tell "your files have errors" from "the tool broke". Output into a
+pipe closed early (`toolsense check | head -1`) ends quietly with 141 (128 + SIGPIPE, what a shell reports for
+any program a closed pipe stopped).
+
+Standard output belongs to toolsense alone (the report, or the language server's protocol): user code that
+writes to it (a registered model's module that print()s at import, a child process) writes to stderr instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
-from . import __version__
 from .engine.checker import Diagnostic
 from .engine.findings import Severity
-from .settings import ConfigFileError, Settings, SettingsProblem, find_config_file, load_config_file
+from .settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 141
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+_CHECK_EPILOG = """
+PATHS are files and folders to check (default: the project root, i.e. the folder of the configuration
+file, else the current folder). Folders are searched for tool definitions (*.tool.json, *.tools.json,
+tools/*.json), automations (*.automation.json, automations/*.json) and tool calls (*.toolcall.json,
+calls/*.json, ...); [files] in the configuration adds globs. The configuration is toolsense.toml or
+[tool.toolsense] in pyproject.toml, searched upward from the first PATH but never beyond the repository
+root (outside a repository: the current folder); --config names one explicitly.
+
+formats:
+  text    one line per diagnostic (path:line:column: severity CODE message) and a summary (default)
+  json    one JSON array of diagnostics on stdout
+  sarif   SARIF 2.1.0, for code-scanning upload
+  github  GitHub Actions workflow commands (annotations on the pull request)
+
+exit status:
+  0    no diagnostic of error severity (warnings do not fail)
+  1    at least one error in the files checked
+  2    usage, configuration or I/O error
+  3    toolsense itself failed (a bug, including a rule that crashed: TS900)
+  141  the output pipe was closed early (e.g. `toolsense check | head -1`)
+"""
+
+
+def package_version() -> str:
+    """The installed distribution's version (the package metadata, written from pyproject.toml); the
+    package's own `__version__` only when running from a source tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("toolsense")
+    except PackageNotFoundError:
+        from . import __version__
+
+        return __version__
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="toolsense", description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--version", action="version", version=f"toolsense {__version__}")
+    parser.add_argument("--version", action="version", version=f"toolsense {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    check = sub.add_parser("check", help="check files and folders (default: the project root)")
-    check.add_argument("paths", nargs="*", type=Path)
-    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    check = sub.add_parser(
+        "check",
+        help="check files and folders (default: the project root)",
+        description="Check tool definitions, tool calls and automations; print the diagnostics.",
+        epilog=_CHECK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.add_argument("paths", nargs="*", type=Path, metavar="PATHS", help="files and folders to check")
+    check.add_argument(
+        "--format",
+        choices=("text", "json", "sarif", "github"),
+        default="text",
+        help="output format (default: %(default)s; see below)",
+    )
     check.add_argument("--config", type=Path, help="a toolsense.toml or pyproject.toml to read settings from")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--diff", action="store_true", help="show the fixes as a diff, write nothing")
@@ -37,7 +91,12 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (for debugging)")
-    serve.add_argument("--log-level", default="WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    serve.add_argument(
+        "--log-level",
+        default="WARNING",
+        choices=LOG_LEVELS,
+        help="what the server logs to stderr: %(choices)s (default: %(default)s)",
+    )
 
     rules = sub.add_parser("rules", help="list the rules")
     rules.add_argument("--markdown", action="store_true", help="print docs/rules.md")
@@ -59,47 +118,133 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        if args.command == "check":
-            return _check(args, sys.stdout, sys.stderr)
-        if args.command == "serve":
-            from .lsp.server import run
-
-            return int(run(args.tcp, args.log_level))
-        if args.command == "rules":
-            return _rules(args.markdown)
-        if args.command == "schema":
-            from .schema_command import print_schema
-
-            return int(print_schema(args, sys.stdout, sys.stderr))
+        with own_stdout() as out:
+            return _run(args, out)
+    except BrokenPipeError:
+        # The reader left (`| head`): nothing more can be delivered, and that is not an error of toolsense.
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         return 130
     except Exception:
         sys.stderr.write("toolsense: internal error (this is a bug in toolsense, not in your files):\n")
         traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    if args.command == "check":
+        return _check(args, out, sys.stderr)
+    if args.command == "serve":
+        return _serve(args, out)
+    if args.command == "rules":
+        return _rules(args.markdown, out)
+    if args.command == "schema":
+        from .schema_command import print_schema
+
+        return int(print_schema(args, out, sys.stderr))
     return EXIT_USAGE
 
 
-def _rules(markdown: bool) -> int:
+@contextlib.contextmanager
+def own_stdout() -> Iterator[TextIO]:
+    """Yield the stream for toolsense's own output, and send everything else that writes to standard output to
+    stderr meanwhile: `print()` (sys.stdout), and at the file-descriptor level C extensions and child processes
+    (fd 1 is pointed at stderr; the real stdout stays reachable only through the yielded stream)."""
+    original = sys.stdout
+    if original is None:  # started with stdout closed: the report goes nowhere, the exit status still tells
+        with open(os.devnull, "w") as nowhere:
+            yield nowhere
+        return
+    try:
+        fd = original.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by a StringIO or a test's capture
+        fd = -1
+    if fd != 1:
+        sys.stdout = sys.stderr
+        try:
+            yield original
+        finally:
+            sys.stdout = original
+        return
+    original.flush()
+    try:
+        saved = os.dup(1)  # the real stdout, to give back at the end (the yielded stream may be closed by then)
+        os.dup2(2, 1)
+    except OSError:  # fd 1 or 2 is closed (`toolsense check >&-`): writes fail as they would have anyway
+        yield original
+        return
+    out = open(os.dup(saved), "w", encoding=original.encoding, errors=original.errors)  # noqa: SIM115
+    sys.stdout = sys.stderr
+    broken = False
+    try:
+        yield out
+        if not out.closed:
+            out.flush()
+    except BrokenPipeError:
+        broken = True
+        raise
+    finally:
+        sys.stdout = original
+        with contextlib.suppress(OSError, ValueError):
+            out.close()
+        if broken:
+            # Nothing more can reach the reader: later flushes (at exit) go nowhere instead of failing again.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.close(devnull)
+        else:
+            os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    from .lsp.server import run
+
+    if args.tcp:
+        return int(run(args.tcp, args.log_level))
+    # The protocol owns stdin and stdout. User code reading stdin (input() at import) gets end-of-file instead
+    # of the client's messages; its writes go to stderr (see own_stdout).
+    private_in = os.dup(0)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    with open(private_in, "rb") as protocol_in:
+        protocol_out: BinaryIO = out.buffer
+        return int(run(args.tcp, args.log_level, stdin=protocol_in, stdout=protocol_out))
+
+
+def _rules(markdown: bool, out: TextIO) -> int:
     from .engine.catalog import CATALOG
     from .rules import structure  # noqa: F401  (registers the rules)
 
     if markdown:
-        print(CATALOG.markdown())
+        out.write(CATALOG.markdown() + "\n")
     else:
         for rule in sorted(CATALOG.rules.values(), key=lambda r: r.code):
-            print(f"{rule.code}  {rule.severity.label:<11} {rule.name}: {rule.summary}")
+            out.write(f"{rule.code}  {rule.severity.label:<11} {rule.name}: {rule.summary}\n")
     return EXIT_OK
 
 
 def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tuple[Settings, Path] | None:
-    """Settings from --config or the nearest config file; problems printed (file, key, expected type)."""
-    root = paths[0] if paths else Path.cwd()
-    root = root if root.is_dir() else root.parent
-    config_path = config or find_config_file(root)
+    """Settings from --config or the project's config file; problems printed (file, key, expected type).
+
+    Paths are resolved first, so `check .` in a subfolder finds what `check "$PWD"` finds. The search stays
+    inside the project (the repository root, or the folder toolsense runs in) and skips, saying so on stderr,
+    configuration that another user could have written."""
+    cwd = Path.cwd().resolve()
+    start = (paths[0] if paths else cwd).resolve()
+    root = start if start.is_dir() else start.parent
     if config is not None and not config.is_file():
         err.write(f"toolsense: configuration file not found: {config}\n")
         return None
+    config_path = config
+    if config_path is None:
+        search = discover_config(start, workspace=cwd)
+        for note in search.skipped:
+            err.write(f"toolsense: {note}\n")
+        config_path = search.path
+        if config_path is not None and config_path.is_relative_to(cwd):
+            config_path = config_path.relative_to(cwd)  # messages name it as the user would
     if config_path is None:
         return Settings(), root
     try:
@@ -110,7 +255,7 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
     if problems:
         _print_problems(problems, err)
         return None
-    return settings, config_path.parent
+    return settings, config_path.resolve().parent
 
 
 def _print_problems(problems: list[SettingsProblem], err: TextIO) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,21 +233,37 @@ def settings_from_mapping(data: Any, source: str) -> tuple[Settings, list[Settin
         return Settings(), [SettingsProblem(source, "<root>", f"expected a table/object, got {type(data).__name__}")]
     working: dict[str, Any] = _deep_copy(data)
     problems: list[SettingsProblem] = []
+    settings = Settings()
     for _attempt in range(50):
         try:
             # Strict JSON-mode validation: TOML and LSP settings are typed, so `trusted = "yes"` or
             # `debounce_ms = "100"` is a wrong type to report, not a string to coerce.
-            return Settings.model_validate_json(json.dumps(working, default=str), strict=True), problems
+            settings = Settings.model_validate_json(json.dumps(working, default=str), strict=True)
+            break
         except ValidationError as error:
             for err in error.errors():
                 loc = tuple(err["loc"])
                 key = ".".join(str(p) for p in loc)
-                problems.append(SettingsProblem(source, key, _expected(err)))
+                message = _expected(err)
+                if loc == ("trusted",):
+                    message += "; treated as false (not trusted)"
+                problems.append(SettingsProblem(source, key, message))
                 if loc:
                     _drop(working, loc)
                 else:
                     return Settings(), problems
-    return Settings(), problems
+    if "trusted" in data and data["trusted"] is not True:
+        # Trust fails closed: `"false"`, `0`, `null` or `"yes"` are not the boolean true.
+        settings = settings.model_copy(update={"trusted": False})
+    return settings, problems
+
+
+def client_trust(options: Any) -> bool | None:
+    """A client's `trusted` option: None when it sends none (the client does not manage trust), True only for
+    the boolean true; anything else (false, `"false"`, `0`, `null`) is not trusted."""
+    if not isinstance(options, dict) or "trusted" not in options:
+        return None
+    return options["trusted"] is True
 
 
 def _deep_copy(value: Any) -> Any:
@@ -256,22 +274,122 @@ def _deep_copy(value: Any) -> Any:
     return value
 
 
-def find_config_file(start: Path) -> Path | None:
-    """The nearest `toolsense.toml`, or `pyproject.toml` with a `[tool.toolsense]` table, at or above start."""
-    here = start if start.is_dir() else start.parent
+CONFIG_NAMES = ("toolsense.toml", "pyproject.toml")
+
+
+@dataclass(frozen=True)
+class ConfigSearch:
+    """Where configuration was found, and what was deliberately not read (each with the reason)."""
+
+    path: Path | None
+    skipped: tuple[str, ...] = ()
+    outside_workspace: bool = False
+    """Found above the workspace folder (inside the same repository): its settings apply, but it does not make
+    toolsense import user code."""
+
+
+def _config_in(folder: Path) -> Path | None:
+    """`toolsense.toml`, or a `pyproject.toml` with a `[tool.toolsense]` table, in folder."""
+    candidate = folder / "toolsense.toml"
+    if candidate.is_file():
+        return candidate
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return None
+        if isinstance(data.get("tool"), dict) and "toolsense" in data["tool"]:
+            return pyproject
+    return None
+
+
+def untrusted_reason(path: Path) -> str | None:
+    """Why a folder or configuration file must not be obeyed: writable by every user (a sticky bit does not
+    help: anyone may still create a file there), or owned by another user (root excepted: root can change
+    anything anyway). None when it is ours."""
+    if not hasattr(os, "geteuid"):  # pragma: no cover - no POSIX ownership (Windows)
+        return None
+    try:
+        st = path.stat()
+    except OSError as error:
+        return f"cannot be inspected ({error.strerror})"
+    kind = "folder" if stat.S_ISDIR(st.st_mode) else "file"
+    if st.st_mode & stat.S_IWOTH:
+        return f"the {kind} {path} is writable by every user"
+    if st.st_uid not in (os.geteuid(), 0):
+        return f"the {kind} {path} belongs to another user (uid {st.st_uid})"
+    return None
+
+
+def repository_root(start: Path) -> Path | None:
+    """The nearest folder at or above start that holds `.git` (a folder, or a worktree's file), reached through
+    folders that are ours only (a `.git` planted in /tmp makes nothing a repository)."""
+    for folder in (start, *start.parents):
+        if untrusted_reason(folder) is not None:
+            return None
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def discover_config(start: Path, workspace: Path | None = None) -> ConfigSearch:
+    """The configuration for start (a file or folder), searched upward from its resolved folder.
+
+    The search never leaves the project: it stops at the repository root (a folder holding `.git`) when start
+    is inside one, else at `workspace` (the folder the server was given, or the folder the CLI runs in; start
+    itself when None). A configuration file that belongs to another user or lies in or is writable by every
+    user, or a folder of that kind on the way, ends the search: it is reported in `skipped`, never read.
+    A `toolsense.toml` further up that was not read is reported too, so nothing is ignored silently."""
+    here = start.resolve()
+    if not here.is_dir():
+        here = here.parent
+    own = workspace.resolve() if workspace is not None else None
+    boundary = repository_root(here) or (own if own is not None and own in (here, *here.parents) else here)
+    skipped: list[str] = []
     for folder in (here, *here.parents):
+        reason = untrusted_reason(folder)
+        candidate = _config_in(folder)
+        if reason is None and candidate is not None:
+            reason = untrusted_reason(candidate)
+        if reason is not None:
+            if candidate is not None:
+                skipped.append(f"{candidate} is not read: {reason}")
+            return ConfigSearch(None, tuple(skipped))
+        if candidate is not None:
+            outside = own is not None and folder != own and folder in own.parents
+            return ConfigSearch(candidate, tuple(skipped), outside)
+        if folder == boundary:
+            break
+    skipped.extend(_beyond(boundary))
+    return ConfigSearch(None, tuple(skipped))
+
+
+def _beyond(boundary: Path) -> list[str]:
+    """A `toolsense.toml` above the search's boundary (up to the home folder), named with the reason it is not
+    read, so that nothing is ignored silently."""
+    home = Path.home().resolve()
+    if boundary == home:
+        return []
+    for folder in boundary.parents:
+        if folder == folder.parent:
+            return []
+        reason = untrusted_reason(folder)
         candidate = folder / "toolsense.toml"
         if candidate.is_file():
-            return candidate
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file():
-            try:
-                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
-            if isinstance(data.get("tool"), dict) and "toolsense" in data["tool"]:
-                return pyproject
-    return None
+            why = reason or (
+                f"it is above {boundary}, outside the project (the search stops at the repository root, or "
+                "without one at the folder checked); pass --config to use it"
+            )
+            return [f"{candidate} is not read: {why}"]
+        if reason is not None or folder == home:
+            return []
+    return []
+
+
+def find_config_file(start: Path, workspace: Path | None = None) -> Path | None:
+    """The configuration file for start (see `discover_config`), or None."""
+    return discover_config(start, workspace).path
 
 
 class ConfigFileError(Exception):

@@ -11,7 +11,9 @@ User code must never freeze or kill toolsense, so importing is done in two steps
 2. modules that imported cleanly in the probe are imported here in a daemon thread; the caller waits at most
    the timeout and carries on either way.
 Every failure is a `ModelProblem` (reported as a diagnostic by the rules, and by the CLI on stderr), never an
-exception. `start_loading` does it all in the background and calls back when done (the language server's
+exception. What user code writes to standard output never reaches toolsense's: the probe child points its fd 1
+at stderr, and the CLI and the server do the same for the whole process (`cli.own_stdout`).
+`start_loading` does it all in the background and calls back when done (the language server's
 way); `load_models` waits for it (the CLI's way).
 """
 
@@ -180,8 +182,9 @@ def _orphan_watch(parent=os.getppid()):
         time.sleep(0.5)
     os._exit(3)
 threading.Thread(target=_orphan_watch, daemon=True).start()
-out = sys.stdout
-sys.stdout = sys.stderr  # what the module prints must not fill our pipe
+out = os.fdopen(os.dup(1), "w")
+os.dup2(2, 1)  # what the module writes, print() or straight to fd 1, must not mix with the marks
+sys.stdout = sys.stderr
 for module in json.loads(sys.stdin.readline()):
     out.write(mark + json.dumps({{"start": module}}) + "\\n"); out.flush()
     try:

@@ -33,13 +33,14 @@ def test_bad_keys_fall_back_to_defaults_and_the_rest_applies() -> None:
         {"profiles": "openai", "trusted": "yes", "severity": {"TS101": "hint"}, "colour": 1}, "client"
     )
     assert settings.severity == {"TS101": "hint"}  # the good key applies
-    assert settings.profiles == () and settings.trusted is True  # the bad ones keep their defaults
+    assert settings.profiles == ()  # the bad ones keep their defaults...
+    assert settings.trusted is False  # ...except trust, which fails closed: only the boolean true is trust
     assert sorted(str(p) for p in problems) == [
         "client: setting 'colour': unknown key (valid keys: files, diagnostics, limits, description, profiles, "
         "profile_limits, severity, models, enums, python_path, registry, samples, tool_call_tool, trusted)",
         "client: setting 'profiles': expected an array whose items are one of 'anthropic', 'anthropic-strict', "
         "'openai', 'openai-strict', 'gemini', 'mcp' (found string: 'openai')",
-        "client: setting 'trusted': expected true or false (found string: 'yes')",
+        "client: setting 'trusted': expected true or false (found string: 'yes'); treated as false (not trusted)",
     ]
 
 
@@ -59,16 +60,17 @@ def test_constraint_messages_say_the_type_and_the_limit() -> None:
 
 
 def test_find_config_file(tmp_path: Path) -> None:
+    """Upward within the workspace folder (here tmp_path: no repository); see hardening/test_config_trust.py."""
     nested = tmp_path / "a" / "b"
     nested.mkdir(parents=True)
-    assert find_config_file(nested) is None or not str(find_config_file(nested)).startswith(str(tmp_path))
+    assert find_config_file(nested, tmp_path) is None
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
-    assert find_config_file(nested) is None or not str(find_config_file(nested)).startswith(str(tmp_path))
+    assert find_config_file(nested, tmp_path) is None
     (tmp_path / "a" / "pyproject.toml").write_text("[tool.toolsense]\nprofiles = []\n", encoding="utf-8")
-    assert find_config_file(nested) == tmp_path / "a" / "pyproject.toml"
+    assert find_config_file(nested, tmp_path) == tmp_path / "a" / "pyproject.toml"
     (nested / "toolsense.toml").write_text("", encoding="utf-8")
-    assert find_config_file(nested) == nested / "toolsense.toml"
-    assert find_config_file(nested / "file.json") == nested / "toolsense.toml"
+    assert find_config_file(nested, tmp_path) == nested / "toolsense.toml"
+    assert find_config_file(nested / "file.json", tmp_path) == nested / "toolsense.toml"
 
 
 def test_load_config_file_errors(tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ Works on the tree's top levels only — a 24 MB file is never walked node by nod
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import re
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from ..document.jsontree import (
     value_children,
 )
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
+from . import regexes
 from .catalog import UnitKind
 
 Shape = Literal["object", "array", "wrapper", "lines", "none"]
@@ -49,42 +49,9 @@ SKIPPED_TOOL_TYPES_PREFIXES = (
 )
 
 
-@functools.lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob with `**` (any folders), `*`, `?` and `[...]`, matched against a whole posix path."""
-    if not pattern.startswith(("/", "**")):
-        pattern = "**/" + pattern
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif pattern[i] == "[":
-            end = pattern.find("]", i)
-            if end < 0:
-                out.append(re.escape(pattern[i]))
-                i += 1
-            else:
-                out.append(pattern[i : end + 1])
-                i = end + 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
 def glob_match(path: str, pattern: str) -> bool:
-    return _glob_regex(pattern).match(path.replace("\\", "/")) is not None
+    """A glob with `**` (any folders), `*`, `?` and `[...]`, matched against a whole posix path (linear time)."""
+    return regexes.glob_match(path.replace("\\", "/"), pattern)
 
 
 def kind_from_path(path: str, settings: Settings) -> UnitKind | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..settings import SettingsProblem, find_config_file, settings_from_mapping
+from ..settings import SettingsProblem, client_trust, discover_config, settings_from_mapping
 from .server import ToolsenseServer
 
 if sys.version_info >= (3, 11):
@@ -49,21 +49,23 @@ def _valid_part(data: Any, source: str) -> tuple[dict[str, Any], list[SettingsPr
 def read_config_file(server: ToolsenseServer) -> list[SettingsProblem]:
     """Find and read the workspace's configuration file into `server.file_options`."""
     root = server.roots[0] if server.roots else None
-    server.config_path = find_config_file(root) if root is not None else None
+    search = discover_config(root, workspace=root) if root is not None else None
+    server.config_path = search.path if search is not None else None
     server.file_options = {}
+    skipped = [SettingsProblem("configuration", FILE_KEY, note) for note in (search.skipped if search else ())]
     if server.config_path is None:
-        return []
+        return skipped
     try:
         data = tomllib.loads(server.config_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        return [SettingsProblem(str(server.config_path), "<file>", f"cannot read configuration: {error}")]
+        return [*skipped, SettingsProblem(str(server.config_path), FILE_KEY, f"cannot read configuration: {error}")]
     if server.config_path.name == "pyproject.toml":
         tool = data.get("tool")
         section = tool.get("toolsense", {}) if isinstance(tool, dict) else {}
     else:
         section = data
     server.file_options = section if isinstance(section, dict) else {}
-    return []
+    return skipped
 
 
 def apply_settings(server: ToolsenseServer, extra_problems: list[SettingsProblem] | None = None) -> bool:
@@ -75,9 +77,14 @@ def apply_settings(server: ToolsenseServer, extra_problems: list[SettingsProblem
     problems += file_problems + client_problems
     settings, merge_problems = settings_from_mapping(_merge(file_part, client_part), "settings")
     problems += merge_problems
-    if server.init_options.get("trusted") is False and settings.trusted:
+    if client_trust(server.init_options) is False and settings.trusted:
         # Trust is the client's decision at start-up; nothing later (a settings push or pull, the workspace's
         # own toolsense.toml) raises it. A client that is granted trust restarts the server (the extension does).
+        # Anything but the boolean true (`"false"`, `0`) is not trusted.
+        settings = settings.model_copy(update={"trusted": False})
+    outside = _config_outside_workspace(server)
+    if outside is not None and settings.trusted and (settings.models or settings.enums):
+        problems.append(SettingsProblem(str(outside), FILE_KEY, OUTSIDE_NOTE.format(root=server.roots[0])))
         settings = settings.model_copy(update={"trusted": False})
     report_problems(server, problems)
     old = server.settings
@@ -95,9 +102,31 @@ def apply_settings(server: ToolsenseServer, extra_problems: list[SettingsProblem
     return True
 
 
+FILE_KEY = "<file>"
+OUTSIDE_NOTE = (
+    "registered models are not imported: this configuration is above the workspace folder {root} "
+    "(open the folder that holds it to use them)"
+)
+
+
+def _config_outside_workspace(server: ToolsenseServer) -> Path | None:
+    """The configuration file when it was found above the workspace folder (its settings apply; it does not
+    make the server import user code)."""
+    if server.config_path is None or not server.roots:
+        return None
+    root = server.roots[0].resolve()
+    folder = server.config_path.resolve().parent
+    return server.config_path if folder != root and folder in root.parents else None
+
+
 def report_problems(server: ToolsenseServer, problems: list[SettingsProblem]) -> None:
     for problem in problems:
-        text = f"toolsense: invalid setting '{problem.key}' in {problem.source}: {problem.message}. Using the default."
+        if problem.key == FILE_KEY:
+            text = f"toolsense: {problem.source}: {problem.message}"
+        else:
+            text = (
+                f"toolsense: invalid setting '{problem.key}' in {problem.source}: {problem.message}. Using the default."
+            )
         if text in server.shown_problems:
             continue
         server.shown_problems.add(text)

@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable, Generator, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, BinaryIO, TypeVar, cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -768,9 +768,12 @@ def _loggable(arg: object) -> object:
     return f"<{type(arg).__name__}, not logged>"
 
 
-def run(tcp: str | None, log_level: str = "WARNING") -> int:
-    """`toolsense serve`: stdio by default, `--tcp HOST:PORT` for debugging. Logs go to stderr, without
-    message bodies (`NoMessageBodies`)."""
+def run(
+    tcp: str | None, log_level: str = "WARNING", stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
+) -> int:
+    """`toolsense serve`: stdio by default (`stdin`/`stdout`: the protocol's own streams, kept apart from the
+    process's by the CLI), `--tcp HOST:PORT` for debugging. Logs go to stderr, without message bodies
+    (`NoMessageBodies`)."""
     logging.basicConfig(
         level=getattr(logging, log_level.upper(), logging.WARNING),
         stream=sys.stderr,
@@ -786,5 +789,5 @@ def run(tcp: str | None, log_level: str = "WARNING") -> int:
             return 2
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        server.start_io()
+        server.start_io(stdin, stdout)
     return 0

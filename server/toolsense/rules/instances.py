@@ -4,9 +4,9 @@
   `int_type`, `enum`, …) so `structure.schema_findings` words and places them exactly as it does for models;
   `anyOf`/`oneOf` errors are narrowed to the branch the value was meant for (pydantic's `X | None`).
 - No `$ref` is ever fetched: the registry's retrieve function refuses, and the check reports it was cut short.
-- `pattern` cannot hang the caller: a pattern with nested or alternated unbounded repetition (catastrophic
-  backtracking) is matched in a child process with a time budget (`limits.regex_timeout_ms`); when the budget
-  runs out the check reports that it was cut short.
+- Patterns cannot hang the caller (`engine.regexes`): RE2 (linear time) for the common subset, the backtracking
+  `regex` engine under a time budget (`limits.regex_timeout_ms`) for the rest; when the budget runs out the check
+  reports that it was cut short. Every regex use of jsonschema's keyword code goes through it.
 - Validators are built once per schema content (`functools.lru_cache` on the canonical JSON text).
 """
 
@@ -15,12 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
-import os
 import re
-import selectors
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -34,9 +29,8 @@ from jsonschema.validators import extend, validator_for
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 
+from ..engine import regexes
 from ..models.errors import ValidationIssue
-
-_sre_parse: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
 
 _TYPE_ERROR_FOR = {
     "string": "string_type",
@@ -89,172 +83,21 @@ def meta_registry() -> Registry[Any]:
 # --- patterns that cannot hang -------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1024)
 def risky_pattern(pattern: str) -> bool:
-    """True when the pattern may backtrack catastrophically: a repetition that contains another variable
-    repetition or an alternation (`(a+)+`, `(a|aa)*`, `(\\w+\\s?)*$`, `(a{1,60}){1,60}`, `(.*a){20}`), or a
-    back-reference."""
-    try:
-        parsed = _sre_parse.parse(pattern)
-    except (re.error, RecursionError, OverflowError):
-        return False  # it does not compile: the schema check reports it, matching never happens
-    return _risky(list(parsed), inside_unbounded=False)
-
-
-@functools.lru_cache(maxsize=1024)
-def _unbounded_repeats(pattern: str) -> int:
-    """How many unbounded (or very long) repetitions the pattern has: `re.search` may take about
-    len(text) ** (count + 1) steps (`a*a*a*b` on 1,000 characters: tens of seconds)."""
-    try:
-        return _count_unbounded(list(_sre_parse.parse(pattern)))
-    except (re.error, RecursionError, OverflowError):
-        return 0
-
-
-def _count_unbounded(items: list[Any]) -> int:
-    count = 0
-    for op, arg in items:
-        if op in _REPEATS or op == _POSSESSIVE:
-            _low, high, body = arg
-            count += (high == _MAXREPEAT or high > 64) + _count_unbounded(list(body))
-        elif op == _sre_parse.SUBPATTERN:
-            count += _count_unbounded(list(arg[-1]))
-        elif op == _sre_parse.BRANCH:
-            count += max((_count_unbounded(list(branch)) for branch in arg[1]), default=0)
-        elif op in (_sre_parse.ASSERT, _sre_parse.ASSERT_NOT):
-            count += _count_unbounded(list(arg[1]))
-    return count
-
-
-_MAX_DIRECT_STEPS = 10_000_000
-"""Matching whose worst case (len(text) ** (unbounded repetitions + 1)) exceeds this runs with a time budget."""
+    """True when the pattern cannot run on the linear-time engine (back-references, lookaround, atomic groups…)
+    and so is matched by the backtracking engine under the time budget."""
+    return regexes.compiles(pattern) and not regexes.runs_in_linear_time(pattern)
 
 
 def needs_budget(pattern: str, text: str) -> bool:
-    """Whether matching may take long: a risky pattern, or a long text for the pattern's repetitions."""
-    if risky_pattern(pattern):
-        return True
-    degree = _unbounded_repeats(pattern) + 1
-    return degree > 1 and len(text) > 1 and len(text) ** degree > _MAX_DIRECT_STEPS
-
-
-_MAXREPEAT = _sre_parse.MAXREPEAT
-_REPEATS = {_sre_parse.MAX_REPEAT, _sre_parse.MIN_REPEAT}
-_POSSESSIVE = getattr(_sre_parse, "POSSESSIVE_REPEAT", None)
-
-
-def _risky(items: list[Any], inside_unbounded: bool) -> bool:
-    """`inside_unbounded`: inside a repetition that repeats its body a variable or large number of times."""
-    for op, arg in items:
-        if op in _REPEATS:
-            low, high, body = arg
-            variable = low != high
-            if variable and inside_unbounded:
-                return True
-            multiplies = high > 1 and (variable or high > 4)
-            if _risky(list(body), inside_unbounded or multiplies):
-                return True
-        elif op == _POSSESSIVE:
-            continue  # possessive repeats do not backtrack
-        elif op == _sre_parse.SUBPATTERN:
-            if _risky(list(arg[-1]), inside_unbounded):
-                return True
-        elif op == _sre_parse.BRANCH:
-            if inside_unbounded:
-                return True
-            if any(_risky(list(branch), inside_unbounded) for branch in arg[1]):
-                return True
-        elif op in (_sre_parse.GROUPREF, getattr(_sre_parse, "GROUPREF_EXISTS", None)) or (
-            op in (_sre_parse.ASSERT, _sre_parse.ASSERT_NOT) and _risky(list(arg[1]), inside_unbounded)
-        ):
-            return True
-    return False
-
-
-_CHILD = (
-    "import json,re,sys\n"
-    "sys.stdout.write('ready\\n'); sys.stdout.flush()\n"
-    "p,s=json.loads(sys.stdin.readline())\n"
-    "sys.stdout.write('1\\n' if re.search(p,s) else '0\\n'); sys.stdout.flush()\n"
-)
-
-
-def search_with_budget(pattern: str, text: str, budget_ms: int) -> bool | None:
-    """`re.search(pattern, text)` matched in a child process; None when it ran out of time. Short texts are
-    cached (long ones are not: a cache of 2,048 one-megabyte strings would be a memory leak)."""
-    if len(text) <= 4096:
-        return _search_with_budget_cached(pattern, text, budget_ms)
-    return _search_in_child(pattern, text, budget_ms)
-
-
-@functools.lru_cache(maxsize=2048)
-def _search_with_budget_cached(pattern: str, text: str, budget_ms: int) -> bool | None:
-    return _search_in_child(pattern, text, budget_ms)
-
-
-def _search_in_child(pattern: str, text: str, budget_ms: int) -> bool | None:
-    startup_allowance = 10.0
-    process = subprocess.Popen(
-        [sys.executable, "-I", "-S", "-c", _CHILD],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdin is not None and process.stdout is not None
-        if _read_line(process, startup_allowance) != "ready":
-            return None
-        process.stdin.write(json.dumps([pattern, text]) + "\n")
-        process.stdin.flush()
-        answer = _read_line(process, budget_ms / 1000)
-        if answer is None:
-            return None
-        return answer == "1"
-    except (OSError, ValueError):
-        return None
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                stream.close()
-
-
-def _read_line(process: subprocess.Popen[str], timeout: float) -> str | None:
-    stdout = process.stdout
-    assert stdout is not None
-    if os.name != "posix":  # pragma: no cover - selectors on pipes need POSIX
-        try:
-            out, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
-        return out.splitlines()[0] if out else None
-    with selectors.DefaultSelector() as selector:
-        selector.register(stdout, selectors.EVENT_READ)
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not selector.select(remaining):
-                return None
-            line = stdout.readline()
-            return line.strip() if line else None
+    """Whether matching runs under the time budget (the text's length does not matter: RE2 is linear in it)."""
+    return risky_pattern(pattern)
 
 
 def safe_search(pattern: str, text: str) -> bool | None:
-    """Like `re.search`, but never hangs: risky patterns (and long texts) run with a time budget (None when cut
-    short)."""
-    if not needs_budget(pattern, text):
-        try:
-            return re.search(pattern, text) is not None
-        except re.error:
-            return True
-    try:
-        re.compile(pattern)
-    except re.error:
-        return True
-    return search_with_budget(pattern, text, _REGEX_BUDGET_MS.get())
+    """`RegExp(pattern).test(text)` that never hangs: linear time on RE2, or the backtracking engine under the
+    time budget (None when the budget ran out)."""
+    return regexes.search(pattern, text, _REGEX_BUDGET_MS.get())
 
 
 class _BoundedRe:
