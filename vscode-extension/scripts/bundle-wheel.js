@@ -5,7 +5,8 @@
 // package.json's: the extension and the server are released together.
 // --wheelhouse also downloads every dependency wheel for this machine's platform and Python into
 // bundled/wheels/ (a platform-specific .vsix, installed with no package index at all); PIP_PLATFORM and
-// PIP_PYTHON_VERSION select another platform or Python (pip download --platform/--python-version).
+// PIP_PYTHON_VERSION (a comma-separated list: one download per Python) select other platforms and Pythons (pip
+// download --platform/--python-version): the private environment is made with the user's Python, whichever it is.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -29,10 +30,13 @@ if (wheelVersion !== version) {
   throw new Error(`the wheel is toolsense ${wheelVersion} but package.json says ${version}: release them together`);
 }
 if (process.argv.includes('--wheelhouse')) {
-  const args = ['-m', 'pip', 'download', '--disable-pip-version-check', '--only-binary=:all:', '--dest', path.join(out, 'wheels')];
-  if (process.env.PIP_PLATFORM) args.push('--platform', process.env.PIP_PLATFORM);
-  if (process.env.PIP_PYTHON_VERSION) args.push('--python-version', process.env.PIP_PYTHON_VERSION);
-  execFileSync(python, [...args, path.join(out, wheels[0])], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = ['-m', 'pip', 'download', '--disable-pip-version-check', '--only-binary=:all:', '--dest', path.join(out, 'wheels')];
+  if (process.env.PIP_PLATFORM) base.push('--platform', process.env.PIP_PLATFORM);
+  const versions = (process.env.PIP_PYTHON_VERSION || '').split(',').map((v) => v.trim()).filter(Boolean);
+  for (const version of versions.length ? versions : [undefined]) {
+    const args = version ? [...base, '--python-version', version] : base;
+    execFileSync(python, [...args, path.join(out, wheels[0])], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
   fs.rmSync(path.join(out, 'wheels', wheels[0]), { force: true });
 }
 process.stdout.write(`bundled/${wheels[0]}\n`);
