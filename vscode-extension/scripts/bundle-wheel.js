@@ -4,8 +4,8 @@
 // PYTHON (default python3) runs `python -m build --wheel` (pip install build). The wheel's version must equal
 // package.json's: the extension and the server are released together.
 // --wheelhouse also downloads every dependency wheel for this machine's platform and Python into
-// bundled/wheels/ (a platform-specific .vsix, installed with no package index at all); PIP_PLATFORM and
-// PIP_PYTHON_VERSION (a comma-separated list: one download per Python) select other platforms and Pythons (pip
+// bundled/wheels/ (a platform-specific .vsix, installed with no package index at all); TOOLSENSE_WHEEL_PLATFORM and
+// TOOLSENSE_WHEEL_PYTHONS (a comma-separated list: one download per Python) select other platforms and Pythons (pip
 // download --platform/--python-version): the private environment is made with the user's Python, whichever it is.
 'use strict';
 const { execFileSync } = require('node:child_process');
@@ -31,8 +31,8 @@ if (wheelVersion !== version) {
 }
 if (process.argv.includes('--wheelhouse')) {
   const base = ['-m', 'pip', 'download', '--disable-pip-version-check', '--only-binary=:all:', '--dest', path.join(out, 'wheels')];
-  if (process.env.PIP_PLATFORM) base.push('--platform', process.env.PIP_PLATFORM);
-  const versions = (process.env.PIP_PYTHON_VERSION || '').split(',').map((v) => v.trim()).filter(Boolean);
+  if (process.env.TOOLSENSE_WHEEL_PLATFORM) base.push('--platform', process.env.TOOLSENSE_WHEEL_PLATFORM);
+  const versions = (process.env.TOOLSENSE_WHEEL_PYTHONS || '').split(',').map((v) => v.trim()).filter(Boolean);
   for (const version of versions.length ? versions : [undefined]) {
     const args = version ? [...base, '--python-version', version] : base;
     execFileSync(python, [...args, path.join(out, wheels[0])], { stdio: ['ignore', 'ignore', 'inherit'] });
