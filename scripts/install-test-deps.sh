@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=()
 command -v nvim >/dev/null 2>&1 || need_apt+=(neovim)
+# git: the pre-commit hook tests make temporary repositories.
+command -v git >/dev/null 2>&1 || need_apt+=(git)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
@@ -11,4 +13,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 if [ -f scripts/install-vscode-e2e.sh ]; then
   bash scripts/install-vscode-e2e.sh
+fi
+# The VS Code extension's toolchain (TypeScript, esbuild, vsce), pinned by its package-lock.json.
+if command -v npm >/dev/null 2>&1 && [ ! -x vscode-extension/node_modules/.bin/vsce ]; then
+  (cd vscode-extension && npm ci --silent --no-audit --no-fund)
 fi

@@ -5,6 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export TOOLSENSE_REQUIRE_E2E="${TOOLSENSE_REQUIRE_E2E:-1}"
 
+# Debian/Ubuntu's python3 refuses pip installs outside a venv (PEP 668): use .venv there (made once).
+if [ -z "${VIRTUAL_ENV:-}" ] && python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then
+  if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv || { echo "python3 -m venv failed: on Debian/Ubuntu install python3-venv (apt-get install python3-venv)" >&2; exit 1; }
+  fi
+  # shellcheck disable=SC1091
+  . .venv/bin/activate
+fi
 python3 -m pip install --quiet -e '.[dev]'
 bash scripts/install-test-deps.sh
 

@@ -27,6 +27,21 @@
 //                                                     .vscode/settings.json) pointing toolsense.interpreter at a Python without
 //                                                     toolsense; the status item and a notification must say so and
 //                                                     give the install command
+//   setup          {timeoutMs, logsDir}          (s) optional: the bundled server is set up by itself: the status item
+//                                                     and a progress notification say so, the log shows the venv and
+//                                                     pip commands, then the status item says the bundled server runs
+//   serverProcess  {pgid, workspace}              optional: the server runs isolated (-I) from the private venv, in a
+//                                                     working directory outside the workspace
+//   explicitInterpreter {settingsFile, interpreter, path, expectText}
+//                                                 (f) optional: toolsense.interpreter (workspace settings) pointing at
+//                                                     a Python with its own toolsense wins: the status item says so and
+//                                                     the diagnostics come back
+//   noUi           {path, logsDir}                optional, instead of the above: in a folder without toolsense files,
+//                                                     opening `path` (JSON) activates VS Code's JSON support but not
+//                                                     toolsense: no status item, no notification
+//   noPython       {url, path}                    optional: then opening `url` (a folder with toolsense files, on a
+//                                                     machine without Python) shows exactly one toolsense notification
+//                                                     naming what was looked for and the setting
 //   timeoutMs      per wait (default 30000)
 //
 // Every check runs even if an earlier one failed; the result is one JSON line on stdout, prefixed `RESULT `,
@@ -203,6 +218,19 @@ function serverPids(pgid) {
     .map((f) => Number(f[0]));
 }
 
+function notificationTexts() {
+  return page
+    .locator('.notifications-toasts .notification-list-item')
+    .evaluateAll((items) => items.filter((i) => i.getClientRects().length > 0).map((i) => (i.innerText || '').replace(/\s+/g, ' ')));
+}
+
+function readLogs(logsDir, predicate) {
+  if (!fs.existsSync(logsDir)) return '';
+  return findFiles(logsDir, (f) => f.endsWith('.log') && predicate(f))
+    .map((f) => fs.readFileSync(f, 'utf8'))
+    .join('\n');
+}
+
 function findFiles(dir, predicate, out = []) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -214,6 +242,54 @@ function findFiles(dir, predicate, out = []) {
 
 function readWorkspaceFile(relPath) {
   return fs.readFileSync(path.join(config.workspace, relPath), 'utf8');
+}
+
+// ---- no toolsense UI where it has no work; one message without Python ----------------------------------
+
+async function noToolsense() {
+  const noUi = config.noUi;
+  await check('no-ui', async () => {
+    await openFile(noUi.path);
+    // Proof that VS Code processed the JSON file's activation events: its own JSON support was activated.
+    await waitFor('VS Code to activate its JSON support for the opened file', async () =>
+      /_doActivateExtension vscode\.json-language-features/.test(readLogs(noUi.logsDir, () => true)));
+    const activations = readLogs(noUi.logsDir, () => true).match(/_doActivateExtension \S+/g) ?? [];
+    const ours = activations.filter((a) => a.includes('toolsense'));
+    const labels = await statusLabels();
+    const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
+    await shot('no-ui');
+    if (ours.length || labels.length || toasts.length) {
+      throw new Error(`toolsense showed up: activations ${JSON.stringify(ours)}, status ${JSON.stringify(labels)}, notifications ${JSON.stringify(toasts)}`);
+    }
+    return `activated: ${JSON.stringify(activations.map((a) => a.split(' ')[1]))}; no toolsense status item or notification`;
+  });
+
+  const noPython = config.noPython;
+  if (!noPython) return;
+  await check('no-python', async () => {
+    await page.goto(noPython.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const label = await waitFor('the status item to say toolsense cannot run', async () =>
+      (await statusLabels()).find((l) => l.includes('toolsense: not installed')));
+    const toast = await waitFor('the notification', async () => (await notificationTexts()).find((t) => t.includes('No Python 3.10 or newer')));
+    for (const expected of ['python3', 'toolsense.interpreter']) {
+      if (!toast.includes(expected)) throw new Error(`the notification does not name ${expected}: ${toast}`);
+    }
+    const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
+    await shot('no-python');
+    if (toasts.length !== 1) throw new Error(`expected one toolsense notification, got ${JSON.stringify(toasts)}`);
+    // The notification center holds every notification of the window, also the ones no longer shown as toasts.
+    await runCommand('Notifications: Show Notifications');
+    const center = await waitFor('the notification center', async () => {
+      const items = await page
+        .locator('.notifications-center .notification-list-item')
+        .evaluateAll((els) => els.filter((e) => e.getClientRects().length > 0).map((e) => (e.innerText || '').replace(/\s+/g, ' ')));
+      return items.length ? items : undefined;
+    }, 10_000);
+    const ours = center.filter((t) => /toolsense/i.test(t));
+    if (ours.length !== 1) throw new Error(`expected one toolsense notification in the notification center, got ${JSON.stringify(center)}`);
+    return `status ${JSON.stringify(label)}; notification: ${toast.slice(0, 400)}`;
+  });
 }
 
 // ---- the run ---------------------------------------------------------------------------------------
@@ -243,11 +319,45 @@ async function main() {
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
     mark('workbench');
 
+    if (config.noUi) {
+      await noToolsense();
+      return;
+    }
+
+    // (s) the bundled server sets itself up: no setting, no Python with toolsense on the machine.
+    const setup = config.setup;
+    if (setup) {
+      await check('setup', async () => {
+        await openFile(config.diagnostics.path);
+        mark('editor');
+        const labels = new Set();
+        const toasts = new Set();
+        const ready = await waitFor('the bundled server to be set up and ready', async () => {
+          for (const l of await statusLabels()) labels.add(l);
+          for (const t of await notificationTexts()) if (t.includes('toolsense')) toasts.add(t.slice(0, 200));
+          return (await statusLabels()).find((l) => l.includes('toolsense: ready'));
+        }, setup.timeoutMs, 200);
+        mark('ready');
+        const log = readLogs(setup.logsDir, (f) => f.includes('toolsense'));
+        const venv = /\$ \S+ -m venv --clear (\S+)/.exec(log);
+        const pip = /\$ \S+ -I -m pip install .*bundled\/toolsense-[^ ]+\.whl/.exec(log);
+        if (!venv || !pip) throw new Error(`the log does not show the venv and pip commands:\n${log.slice(-3000)}`);
+        if (!ready.includes('bundled server')) throw new Error(`the status item does not say the bundled server runs: ${ready}`);
+        if (![...labels].some((l) => l.includes('setting up the bundled server'))) {
+          throw new Error(`the status item never said it was setting up (seen: ${JSON.stringify([...labels])})`);
+        }
+        if (![...toasts].some((t) => t.includes('setting up the bundled server'))) {
+          throw new Error(`no progress notification (seen: ${JSON.stringify([...toasts])})`);
+        }
+        return `ready as ${JSON.stringify(ready)}; venv ${venv[1]}; labels seen ${JSON.stringify([...labels])}; notifications ${JSON.stringify([...toasts])}`;
+      });
+    }
+
     // (a) diagnostics of a wrong file reach the Problems panel, with source toolsense.
     const diag = config.diagnostics;
     await check('diagnostics', async () => {
       await openFile(diag.path);
-      mark('editor');
+      if (!timings.editor) mark('editor');
       await waitFor('a squiggle in the editor', async () => (await page.locator('.editor-instance .squiggly-error, .editor-instance .squiggly-warning').count()) > 0);
       mark('squiggles');
       await showProblems(diag.path);
@@ -275,10 +385,11 @@ async function main() {
     await shot('screenshot');
     await page.keyboard.press('Escape');
 
-    // (d) the status item says ready.
+    // (d) the status item says ready, and which server runs.
     await check('status', async () => {
       const label = await waitFor('the toolsense status item to say ready', async () =>
         (await statusLabels()).find((l) => l.includes('toolsense: ready')));
+      if (setup && !label.includes('bundled server')) throw new Error(`not the bundled server: ${label}`);
       const text = await page.locator('#workbench\\.parts\\.statusbar [aria-label*="toolsense: ready"]').first().innerText();
       return `aria-label ${JSON.stringify(label)}, text ${JSON.stringify(text.trim())}`;
     });
@@ -364,6 +475,28 @@ async function main() {
       }
       return `applied ${JSON.stringify(titles.find((x) => new RegExp(fix.titleRegex, 'i').test(x)))} (menu: ${JSON.stringify(titles)})`;
     });
+    // The server runs from the private venv, isolated, outside the workspace.
+    const proc = config.serverProcess;
+    if (proc) {
+      await check('server-process', async () => {
+        const pids = await waitFor('a running server process', async () => {
+          const p = serverPids(proc.pgid);
+          return p.length ? p : undefined;
+        }, 10_000);
+        const details = [];
+        for (const pid of pids) {
+          const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+          const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+          const rel = path.relative(proc.workspace, cwd);
+          if (rel === '' || !rel.startsWith('..')) throw new Error(`server ${pid} runs in ${cwd}, inside the workspace`);
+          if (!args.includes('-I')) throw new Error(`server ${pid} is not isolated: ${args.join(' ')}`);
+          if (!/globalStorage\/toolsense\.toolsense\/venv\//.test(args[0])) throw new Error(`server ${pid} is not the bundled one: ${args.join(' ')}`);
+          details.push(`${pid}: ${args.join(' ')} in ${cwd}`);
+        }
+        return details.join('; ');
+      });
+    }
+
     // (e) recovery: the server is killed; the extension restarts it and says so.
     const rec = config.recovery;
     if (rec) {
@@ -410,22 +543,26 @@ async function main() {
       });
     }
 
-    // (f) an interpreter without toolsense: the status item and a notification give the install command.
-    const miss = config.missing;
-    if (miss) {
-      await check('missing-toolsense', async () => {
+    // (f) an explicit toolsense.interpreter with its own toolsense wins over the bundled server.
+    const explicit = config.explicitInterpreter;
+    if (explicit) {
+      await check('explicit-interpreter', async () => {
         // toolsense.interpreter is machine-overridable: a workspace setting overrides the Remote one.
-        fs.mkdirSync(path.dirname(miss.settingsFile), { recursive: true });
-        fs.writeFileSync(miss.settingsFile, JSON.stringify({ 'toolsense.interpreter': miss.interpreter }, null, 2));
-        const label = await waitFor('the status item to say not installed', async () =>
-          (await statusLabels()).find((l) => l.includes('toolsense: not installed')));
-        const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'pip install' }).first();
-        await toast.waitFor({ state: 'visible', timeout: TIMEOUT });
-        const message = (await toast.innerText()).replace(/\s+/g, ' ');
-        const command = `${miss.interpreter} -m pip install toolsense`;
-        if (!message.includes(command)) throw new Error(`the notification does not show ${command}: ${message}`);
-        await shot('missing-toolsense');
-        return `status ${JSON.stringify(label)}; notification: ${message.slice(0, 300)}`;
+        let current = {};
+        try {
+          current = JSON.parse(fs.readFileSync(explicit.settingsFile, 'utf8'));
+        } catch {
+          // no settings yet
+        }
+        fs.mkdirSync(path.dirname(explicit.settingsFile), { recursive: true });
+        fs.writeFileSync(explicit.settingsFile, JSON.stringify({ ...current, 'toolsense.interpreter': explicit.interpreter }, null, 2));
+        const label = await waitFor('the status item to say the server from toolsense.interpreter runs', async () =>
+          (await statusLabels()).find((l) => l.includes('toolsense: ready') && l.includes('toolsense.interpreter')), 60_000);
+        await openFile(explicit.path);
+        await showProblems(explicit.path);
+        await waitFor('toolsense problems again', async () => (await problemRows()).some((r) => r.includes('toolsense')));
+        await shot('explicit-interpreter');
+        return `status ${JSON.stringify(label)}`;
       });
     }
     await shot('final');

@@ -1,29 +1,41 @@
 """The VS Code extension in a real VS Code: code-server + Chromium, driven by Playwright (drive.js).
 
-Packages vscode-extension/ into a .vsix, installs it into fresh user-data and extensions directories, starts
-code-server on a copy of examples/ and checks through the UI that
-  (a) the diagnostics of a wrong file appear in the Problems panel with source toolsense,
+Packages vscode-extension/ into a .vsix (which carries the toolsense wheel built from this repository), installs
+only that into fresh user-data and extensions directories, and starts code-server on a copy of examples/ with no
+toolsense setting and, first on the PATH, a `python3` that has no toolsense. Through the UI it checks that
+  (s) the extension sets up its bundled server by itself (a private venv in its global storage, with a progress
+      notification) and the status item says the bundled server runs,
+  (a) the diagnostics of a wrong file appear in the Problems panel with source toolsense (squiggles with no
+      manual step),
   (b) completion at an enum position offers the enum values and accepting one changes the text,
   (c) a quick fix removes its diagnostic,
   (d) the status item says ready,
-and, beyond that, that a killed server is restarted (e), that a settings change reaches the server (g), and that
-a Python without toolsense is reported with the install command in the status item and a notification (f).
+and, beyond that, that a killed server is restarted (e), that a settings change reaches the server (g), that an
+explicit `toolsense.interpreter` with its own toolsense wins over the bundled server (f), and that the workspace
+is never on the server's import path: the copy of examples/ holds a planted `toolsense.py` and `numpy.py` that
+would write a marker file when imported, and no marker may ever appear (i).
+
+A second code-server, whose PATH holds no Python at all, checks that a folder with only a package.json shows no
+toolsense UI (the extension is not even activated), and that opening examples/ there shows exactly one message
+naming what was looked for and the setting to use.
 
 Prerequisites (Chromium, Node 24, code-server, playwright-core) come from scripts/install-vscode-e2e.sh, cached
 under $TOOLSENSE_E2E_CACHE (default ~/.cache/toolsense-e2e). Environment:
   TOOLSENSE_REQUIRE_E2E=1       run the install script if needed; missing prerequisites FAIL instead of skip
   TOOLSENSE_E2E_INSTALL=1       run the install script if needed (skip if it fails)
   TOOLSENSE_UPDATE_SCREENSHOT=1 copy the screenshot to vscode-extension/images/screenshot.png
-  TOOLSENSE_E2E_INTERPRETER     the Python that runs the server (default: this test's sys.executable)
+  TOOLSENSE_E2E_INTERPRETER     the Python with toolsense for check (f) (default: this test's sys.executable)
   TOOLSENSE_E2E_REUSE_VSIX=1    use vscode-extension/toolsense-<version>.vsix as is when it exists
 Artifacts (screenshots, logs, results.json) go to tests/e2e_vscode/artifacts/ (gitignored).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -36,8 +48,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from waiting import until
 
-pytestmark = pytest.mark.client
+# The first test installs the bundled server's dependencies into a fresh venv: longer than the default timeout.
+pytestmark = [pytest.mark.client, pytest.mark.timeout(900)]
 
 # --- What to check, relative to the copy of examples/ -------------------------------------------------
 # (a) A wrong file whose toolsense diagnostics must reach the Problems panel; EXPECT_TEXT must occur in one of
@@ -64,6 +78,9 @@ QUICKFIX_EXPECT = r'"description"\s*:\s*"Create a support ticket\."'
 #     from SETTINGS_FILE (still present after the quick fix above).
 SETTINGS_FILE = "wrong/typos.tool.json"
 SETTINGS_CODE = "TS105"
+
+# (f) A wrong file with toolsense problems after (b), (c) and (g): they come back from the user's server.
+EXPLICIT_FILE = "wrong/actions-and-tools.automation.json"
 
 # Written into the workspace copy when examples/ lacks the file (examples/ is maintained elsewhere).
 FALLBACK_FILES = {
@@ -95,7 +112,11 @@ CODE_SERVER_ENTRY = CACHE / "code-server" / "node_modules" / "code-server" / "ou
 CHROMIUM = Path("/usr/bin/chromium")
 INSTALL_SCRIPT = REPO / "scripts" / "install-vscode-e2e.sh"
 
-RUN_TIMEOUT_S = 180
+RUN_TIMEOUT_S = 600
+# Creating the private venv and installing the bundled wheel's dependencies from the package index.
+SETUP_TIMEOUT_MS = 300_000
+# Modules a repository could plant to run code when the server (or the probe) imports them from the workspace.
+PLANTED_MODULES = ("toolsense.py", "numpy.py")
 
 
 def _flag(name: str) -> bool:
@@ -204,6 +225,7 @@ class Workspace:
     user_data: Path
     extensions: Path
     notes: list[str]
+    markers: Path
 
 
 @pytest.fixture
@@ -221,12 +243,29 @@ def workspace(tmp_path: Path) -> Workspace:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(content, encoding="utf-8")
             notes.append(f"{rel}: not in examples/, wrote the built-in version")
+    # examples/toolsense.toml registers the workspace's own pydantic models (python_path = ["."]): in a trusted
+    # window toolsense imports them on purpose, and with them whatever the workspace names `toolsense` or `numpy`.
+    # The copy keeps the file (an activation trigger) without that, so any import of the planted modules below
+    # could only come from the interpreter probe, the installer or the server start.
+    (root / "toolsense.toml").write_text("# examples/toolsense.toml without [models]: see the e2e test\n")
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    for name in PLANTED_MODULES:
+        marker = markers / f"imported-{name}"
+        (root / name).write_text(
+            f"# Planted by the e2e test: importing this from the workspace would run repository code.\n"
+            f"open({str(marker)!r}, 'w').write(__file__)\n",
+            encoding="utf-8",
+        )
     user_data = tmp_path / "user-data"
+    _write_user_settings(user_data)
+    return Workspace(root=root, user_data=user_data, extensions=tmp_path / "extensions", notes=notes, markers=markers)
+
+
+def _write_user_settings(user_data: Path) -> None:
     (user_data / "User").mkdir(parents=True)
-    interpreter = os.environ.get("TOOLSENSE_E2E_INTERPRETER") or sys.executable
     settings = {
         "json.validate.enable": False,
-        "toolsense.interpreter": interpreter,
         "workbench.startupEditor": "none",
         "workbench.tips.enabled": False,
         "workbench.enableExperiments": False,
@@ -247,25 +286,72 @@ def workspace(tmp_path: Path) -> Workspace:
         "editor.minimap.enabled": False,
         "editor.lightbulb.enabled": "off",
         "window.zoomLevel": 0,
+        # The planted modules stay on disk (and importable, were anything to look there); only the explorer (and
+        # so the README screenshot) does not show them.
+        "files.exclude": {"toolsense.py": True, "numpy.py": True},
         "toolsense.trace.server": "messages",
     }
     (user_data / "User" / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
-    # toolsense.interpreter is machine-overridable: in a remote window (code-server) VS Code ignores it in the
-    # (browser-side) User settings; the server-side "Remote" settings live in USER_DATA/Machine.
-    (user_data / "Machine").mkdir()
-    (user_data / "Machine" / "settings.json").write_text(
-        json.dumps({"toolsense.interpreter": interpreter}, indent=2), encoding="utf-8"
-    )
-    return Workspace(root=root, user_data=user_data, extensions=tmp_path / "extensions", notes=notes)
 
 
-def _code_server_env(tmp: Path) -> dict[str, str]:
+def _code_server_env(tmp: Path, path: str) -> dict[str, str]:
     env = dict(os.environ)
-    env["PATH"] = f"{NODE24.parent}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = f"{NODE24.parent}{os.pathsep}{path}"
+    # pip's download cache stays the machine's: the private venv's dependencies are fetched once per machine.
+    env.setdefault("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip"))
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         env[var] = str(tmp / var.lower())
     env.pop("VSCODE_IPC_HOOK_CLI", None)
+    # A new user's environment: toolsense is not importable through PYTHONPATH.
+    env.pop("PYTHONPATH", None)
+    # VS Code's server would otherwise take the environment of a login shell (~/.bashrc puts pyenv's shims first
+    # on PATH), undoing the PATH given here; VSCODE_CLI=1 makes it skip that (resolveShellEnv).
+    env["VSCODE_CLI"] = "1"
     return env
+
+
+def _python_without_toolsense(tmp: Path) -> Path:
+    """A bin directory whose python3/python is a fresh venv without toolsense (the machine's own python3 has it)."""
+    venv = tmp / "bare-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    python = str(venv / "bin" / "python")
+    probe = subprocess.run([python, "-c", "import toolsense"], capture_output=True, cwd=tmp, env=env)
+    assert probe.returncode != 0, "the bare venv unexpectedly imports toolsense"
+    bin_dir = tmp / "bin-python-without-toolsense"
+    bin_dir.mkdir()
+    for name in ("python3", "python"):
+        # A script, not a symlink: Python finds its venv next to the path it was started as.
+        (bin_dir / name).write_text(f'#!/bin/sh\nexec {shlex.quote(python)} "$@"\n', encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    return bin_dir
+
+
+def _python_with_toolsense(tmp: Path) -> str:
+    """A Python with its own toolsense for `toolsense.interpreter`: this test's, with its PYTHONPATH (the
+    source under test) kept by a wrapper script, since code-server runs without PYTHONPATH."""
+    python = os.environ.get("TOOLSENSE_E2E_INTERPRETER") or sys.executable
+    pythonpath = os.environ.get("PYTHONPATH")
+    if not pythonpath:
+        return python
+    wrapper = tmp / "python-with-toolsense"
+    wrapper.write_text(f'#!/bin/sh\nPYTHONPATH={shlex.quote(pythonpath)} exec {shlex.quote(python)} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def _bin_without_python(tmp: Path) -> Path:
+    """A bin directory with every command of the system's bin directories except Python's."""
+    bin_dir = tmp / "bin-without-python"
+    bin_dir.mkdir()
+    for source in ("/usr/local/bin", "/usr/bin", "/bin"):
+        if not os.path.isdir(source):
+            continue
+        for entry in os.scandir(source):
+            if re.match(r"^(python|py$|pip|pydoc|idle|2to3)", entry.name) or (bin_dir / entry.name).exists():
+                continue
+            (bin_dir / entry.name).symlink_to(entry.path)
+    return bin_dir
 
 
 def _collect_logs(ws: Workspace, dest: Path) -> str:
@@ -280,22 +366,13 @@ def _collect_logs(ws: Workspace, dest: Path) -> str:
     return tail
 
 
-@pytest.fixture
-def code_server(
-    prerequisites: str | None, vsix: Path | None, workspace: Workspace, tmp_path: Path
-) -> Iterator[tuple[str, Workspace, int] | None]:
-    if prerequisites is not None or vsix is None:
-        yield None
-        return
-    env = _code_server_env(tmp_path)
-    base = [
-        str(NODE24),
-        str(CODE_SERVER_ENTRY),
-        "--user-data-dir",
-        str(workspace.user_data),
-        "--extensions-dir",
-        str(workspace.extensions),
-    ]
+@contextlib.contextmanager
+def _code_server(
+    vsix: Path, user_data: Path, extensions: Path, folder: Path, path: str, tmp: Path
+) -> Iterator[tuple[int, int]]:
+    """Install the .vsix into fresh directories and run code-server on `folder`; yields (port, pgid)."""
+    env = _code_server_env(tmp, path)
+    base = [str(NODE24), str(CODE_SERVER_ENTRY), "--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
     install = subprocess.run(
         [*base, "--install-extension", str(vsix), "--force"],
         env=env,
@@ -305,14 +382,15 @@ def code_server(
         start_new_session=True,
     )
     assert install.returncode == 0, f"installing {vsix.name} failed:\n{install.stdout}\n{install.stderr}"
-    installed = list(workspace.extensions.glob("toolsense.toolsense-*"))
-    assert installed, f"{vsix.name} is not in {workspace.extensions}:\n{install.stdout}\n{install.stderr}"
+    installed = list(extensions.glob("toolsense.toolsense-*"))
+    assert installed, f"{vsix.name} is not in {extensions}:\n{install.stdout}\n{install.stderr}"
 
     port = _free_port()
-    config = tmp_path / "code-server.yaml"
+    config = tmp / f"code-server-{port}.yaml"
     config.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n", encoding="utf-8")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = (ARTIFACTS / "code-server.log").open("wb")
+    log_path = ARTIFACTS / f"code-server-{folder.name}.log"
+    log = log_path.open("wb")
     process = subprocess.Popen(
         [
             *base,
@@ -326,7 +404,7 @@ def code_server(
             "--disable-update-check",
             "--disable-workspace-trust",
             "--disable-getting-started-override",
-            str(workspace.root),
+            str(folder),
         ],
         env=env,
         stdout=log,
@@ -334,81 +412,28 @@ def code_server(
         start_new_session=True,  # setsid: one process group for code-server, the extension host and the server
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                output = (ARTIFACTS / "code-server.log").read_text(errors="replace")[-3000:]
-                raise AssertionError(f"code-server did not come up on port {port}:\n{output}")
-            time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/?folder={workspace.root}", workspace, process.pid
+        until(lambda: _healthy(port) or process.poll() is not None, timeout=60)
+        if process.poll() is not None:
+            log.flush()
+            raise AssertionError(f"code-server exited on port {port}:\n{log_path.read_text(errors='replace')[-3000:]}")
+        yield port, process.pid
     finally:
         _kill_group(process, "code-server")
         log.close()
 
 
-def test_vscode_extension_end_to_end(
-    prerequisites: str | None, code_server: tuple[str, Workspace, int] | None, tmp_path: Path
-) -> None:
-    if prerequisites is not None:
-        pytest.fail(prerequisites, pytrace=False)
-    assert code_server is not None
-    url, ws, pgid = code_server
-    # A real interpreter without toolsense: `python -S` has no site-packages.
-    no_toolsense = tmp_path / "python-without-toolsense"
-    no_toolsense.write_text(f'#!/bin/sh\nexec "{sys.executable}" -S "$@"\n', encoding="utf-8")
-    no_toolsense.chmod(0o755)
-    started = time.monotonic()
-    comp_text = (ws.root / COMPLETION_FILE).read_text(encoding="utf-8")
-    comp_line, comp_col, rest = _position(comp_text, COMPLETION_LINE_CONTAINS, COMPLETION_ANCHOR)
-    value = re.match(r'"(?:[^"\\]|\\.)*"', rest)
-    assert value, f"no JSON string after {COMPLETION_ANCHOR!r} in {COMPLETION_FILE} line {comp_line}"
-    fix_text = (ws.root / QUICKFIX_FILE).read_text(encoding="utf-8")
-    fix_line, fix_col, _ = _position(fix_text, f'"{QUICKFIX_KEY}"', f'"{QUICKFIX_KEY}"', after=False)
-    config = {
-        "url": url,
-        "workspace": str(ws.root),
-        "artifacts": str(ARTIFACTS),
-        "chromium": str(CHROMIUM),
-        "timeoutMs": 30_000,
-        "diagnostics": {"path": DIAGNOSTICS_FILE, "expectText": DIAGNOSTICS_EXPECT_TEXT},
-        "completion": {
-            "path": COMPLETION_FILE,
-            "line": comp_line,
-            "column": comp_col,
-            "deleteChars": len(value.group(0)),
-            "values": COMPLETION_VALUES,
-            "choose": COMPLETION_CHOOSE,
-            "expectRegex": COMPLETION_EXPECT,
-        },
-        "quickfix": {
-            "path": QUICKFIX_FILE,
-            "line": fix_line,
-            "column": fix_col,
-            "key": QUICKFIX_KEY,
-            "titleRegex": QUICKFIX_TITLE,
-            "expectRegex": QUICKFIX_EXPECT,
-        },
-        "recovery": {"pgid": pgid, "logsDir": str(ws.user_data / "logs")},
-        "settings": {
-            "path": SETTINGS_FILE,
-            "code": SETTINGS_CODE,
-            "settingsFile": str(ws.root / ".vscode" / "settings.json"),
-        },
-        "missing": {"settingsFile": str(ws.root / ".vscode" / "settings.json"), "interpreter": str(no_toolsense)},
-    }
-    config_file = tmp_path / "drive.json"
-    config_file.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    for old in ARTIFACTS.glob("*.png"):
-        old.unlink()
-    shutil.rmtree(ARTIFACTS / "vscode-logs", ignore_errors=True)
+def _healthy(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
 
+
+def _drive(config: dict[str, object], tmp_path: Path, name: str) -> tuple[dict[str, dict[str, object]], str, str]:
+    """Run drive.js with config; returns (checks, timings summary, drive log)."""
+    config_file = tmp_path / f"drive-{name}.json"
+    config_file.write_text(json.dumps(config, indent=2), encoding="utf-8")
     driver = subprocess.Popen(
         [str(NODE24), str(HERE / "drive.js"), str(config_file)],
         cwd=HERE,
@@ -424,32 +449,149 @@ def test_vscode_extension_end_to_end(
     finally:
         _kill_group(driver, "drive.js")
     drive_log = stderr.decode(errors="replace")
-    (ARTIFACTS / "drive.log").write_text(drive_log, encoding="utf-8")
+    (ARTIFACTS / f"drive-{name}.log").write_text(drive_log, encoding="utf-8")
+    match = re.search(r"^RESULT (.*)$", stdout.decode(errors="replace"), re.MULTILINE)
+    assert match, f"drive.js gave no result (exit {driver.returncode}):\n{drive_log[-5000:]}"
+    result = json.loads(match.group(1))
+    return result["checks"], str(result.get("timings")), drive_log
+
+
+def _report(title: str, checks: dict[str, dict[str, object]], timings: str, notes: list[str]) -> str:
+    summary = "\n".join(
+        f"  {'ok  ' if c.get('ok') else 'FAIL'} {name} ({c.get('ms')} ms): {str(c.get('detail'))[:1500]}"
+        for name, c in checks.items()
+    )
+    return (
+        f"{title} (timings {timings}):\n{summary}\n"
+        + ("notes: " + "; ".join(notes) + "\n" if notes else "")
+        + f"artifacts: {ARTIFACTS}"
+    )
+
+
+def test_vscode_extension_end_to_end(
+    prerequisites: str | None, vsix: Path | None, workspace: Workspace, tmp_path: Path
+) -> None:
+    if prerequisites is not None:
+        pytest.fail(prerequisites, pytrace=False)
+    assert vsix is not None
+    ws = workspace
+    with_toolsense = _python_with_toolsense(tmp_path)
+    path = f"{_python_without_toolsense(tmp_path)}{os.pathsep}{os.environ.get('PATH', '')}"
+    comp_text = (ws.root / COMPLETION_FILE).read_text(encoding="utf-8")
+    comp_line, comp_col, rest = _position(comp_text, COMPLETION_LINE_CONTAINS, COMPLETION_ANCHOR)
+    value = re.match(r'"(?:[^"\\]|\\.)*"', rest)
+    assert value, f"no JSON string after {COMPLETION_ANCHOR!r} in {COMPLETION_FILE} line {comp_line}"
+    fix_text = (ws.root / QUICKFIX_FILE).read_text(encoding="utf-8")
+    fix_line, fix_col, _ = _position(fix_text, f'"{QUICKFIX_KEY}"', f'"{QUICKFIX_KEY}"', after=False)
+    for old in ARTIFACTS.glob("*.png"):
+        old.unlink()
+    shutil.rmtree(ARTIFACTS / "vscode-logs", ignore_errors=True)
+    started = time.monotonic()
+    with _code_server(vsix, ws.user_data, ws.extensions, ws.root, path, tmp_path) as (port, pgid):
+        config = {
+            "url": f"http://127.0.0.1:{port}/?folder={ws.root}",
+            "workspace": str(ws.root),
+            "artifacts": str(ARTIFACTS),
+            "chromium": str(CHROMIUM),
+            "timeoutMs": 30_000,
+            "setup": {"timeoutMs": SETUP_TIMEOUT_MS, "logsDir": str(ws.user_data / "logs")},
+            "diagnostics": {"path": DIAGNOSTICS_FILE, "expectText": DIAGNOSTICS_EXPECT_TEXT},
+            "completion": {
+                "path": COMPLETION_FILE,
+                "line": comp_line,
+                "column": comp_col,
+                "deleteChars": len(value.group(0)),
+                "values": COMPLETION_VALUES,
+                "choose": COMPLETION_CHOOSE,
+                "expectRegex": COMPLETION_EXPECT,
+            },
+            "quickfix": {
+                "path": QUICKFIX_FILE,
+                "line": fix_line,
+                "column": fix_col,
+                "key": QUICKFIX_KEY,
+                "titleRegex": QUICKFIX_TITLE,
+                "expectRegex": QUICKFIX_EXPECT,
+            },
+            "serverProcess": {"pgid": pgid, "workspace": str(ws.root)},
+            "recovery": {"pgid": pgid, "logsDir": str(ws.user_data / "logs")},
+            "settings": {
+                "path": SETTINGS_FILE,
+                "code": SETTINGS_CODE,
+                "settingsFile": str(ws.root / ".vscode" / "settings.json"),
+            },
+            "explicitInterpreter": {
+                "settingsFile": str(ws.root / ".vscode" / "settings.json"),
+                "interpreter": with_toolsense,
+                "path": EXPLICIT_FILE,
+            },
+        }
+        checks, timings, drive_log = _drive(config, tmp_path, "main")
     server_log = _collect_logs(ws, ARTIFACTS)
     elapsed = time.monotonic() - started
 
-    match = re.search(r"^RESULT (.*)$", stdout.decode(errors="replace"), re.MULTILINE)
-    assert match, f"drive.js gave no result (exit {driver.returncode}):\n{drive_log[-5000:]}\n{server_log[-3000:]}"
-    result = json.loads(match.group(1))
-    checks: dict[str, dict[str, object]] = result["checks"]
+    # (i) the workspace was never on the import path of the probe, the installer or the server.
+    imported = sorted(p.name for p in ws.markers.iterdir())
+    checks["import-path"] = {
+        "ok": not imported and checks.get("diagnostics", {}).get("ok", False),
+        "detail": f"planted {', '.join(PLANTED_MODULES)} in the workspace; imported: {imported or 'none'}",
+        "ms": 0,
+    }
 
     screenshot = ARTIFACTS / "screenshot.png"
     if _flag("TOOLSENSE_UPDATE_SCREENSHOT") and screenshot.exists() and checks.get("diagnostics", {}).get("ok"):
         shutil.copyfile(screenshot, EXTENSION_DIR / "images" / "screenshot.png")
 
-    summary = "\n".join(
-        f"  {'ok  ' if c.get('ok') else 'FAIL'} {name} ({c.get('ms')} ms): {str(c.get('detail'))[:1500]}"
-        for name, c in checks.items()
-    )
-    report = (
-        f"VS Code e2e ({elapsed:.1f} s in the browser; timings {result.get('timings')}):\n{summary}\n"
-        + ("notes: " + "; ".join(ws.notes) + "\n" if ws.notes else "")
-        + f"artifacts: {ARTIFACTS}"
-    )
+    report = _report(f"VS Code e2e ({elapsed:.1f} s)", checks, timings, ws.notes)
     print(report)
-    expected = ("diagnostics", "completion", "quickfix", "status", "recovery", "settings", "missing-toolsense")
+    expected = (
+        "setup",
+        "diagnostics",
+        "completion",
+        "quickfix",
+        "status",
+        "server-process",
+        "recovery",
+        "settings",
+        "explicit-interpreter",
+        "import-path",
+    )
     failed = [name for name, check in checks.items() if not check["ok"]]
     missing = [name for name in expected if name not in checks]
     assert not failed and not missing, (
-        f"{report}\nmissing checks: {missing}\n--- toolsense log ---\n{server_log[-4000:]}"
+        f"{report}\nmissing checks: {missing}\n--- toolsense log ---\n{server_log[-4000:]}\n"
+        f"--- drive ---\n{drive_log[-2000:]}"
     )
+
+
+def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python(
+    prerequisites: str | None, vsix: Path | None, workspace: Workspace, tmp_path: Path
+) -> None:
+    """A code-server whose PATH has no Python: a package.json-only folder sees nothing of toolsense; examples/
+    gets exactly one message naming what was looked for and the setting to use."""
+    if prerequisites is not None:
+        pytest.fail(prerequisites, pytrace=False)
+    assert vsix is not None
+    node_project = tmp_path / "node-project"
+    node_project.mkdir()
+    (node_project / "package.json").write_text('{\n  "name": "demo",\n  "version": "1.0.0"\n}\n', encoding="utf-8")
+    user_data = tmp_path / "user-data-nopython"
+    _write_user_settings(user_data)
+    path = str(_bin_without_python(tmp_path))
+    started = time.monotonic()
+    with _code_server(vsix, user_data, tmp_path / "extensions-nopython", node_project, path, tmp_path) as (port, _):
+        config = {
+            "url": f"http://127.0.0.1:{port}/?folder={node_project}",
+            "workspace": str(node_project),
+            "artifacts": str(ARTIFACTS),
+            "chromium": str(CHROMIUM),
+            "timeoutMs": 30_000,
+            "noUi": {"path": "package.json", "logsDir": str(user_data / "logs")},
+            "noPython": {"url": f"http://127.0.0.1:{port}/?folder={workspace.root}", "path": DIAGNOSTICS_FILE},
+        }
+        checks, timings, drive_log = _drive(config, tmp_path, "nopython")
+    report = _report(f"VS Code e2e without Python ({time.monotonic() - started:.1f} s)", checks, timings, [])
+    print(report)
+    failed = [name for name, check in checks.items() if not check["ok"]]
+    missing = [name for name in ("no-ui", "no-python") if name not in checks]
+    assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"

@@ -1,9 +1,12 @@
 /**
- * toolsense for VS Code: finds a Python with toolsense, runs `python -m toolsense serve` over stdio, forwards
- * settings, and shows what the server is doing. All checking happens in the server; nothing here knows
- * what a tool definition is.
+ * toolsense for VS Code: runs the toolsense server it ships (installed on first use into a private environment
+ * in the extension's global storage) or the user's own (`toolsense.interpreter`), over stdio; forwards settings
+ * and shows what the server is doing. All checking happens in the server; nothing here knows what a tool
+ * definition is.
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -16,8 +19,22 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 
-import { resolveInterpreter, type Resolution } from './interpreter';
-import { probeInterpreter } from './probe';
+import {
+  commandLine,
+  failureMessage,
+  findBundledWheel,
+  installSteps,
+  readyPython,
+  removeEnvironment,
+  runStep,
+  venvDir,
+  venvPython,
+  withInstallLock,
+  writeMarker,
+  type BundledWheel,
+} from './bundled';
+import { compareVersions, resolveServer, type Resolution } from './interpreter';
+import { pythonLaunch, probeInterpreter } from './probe';
 import { RestartPolicy } from './restartPolicy';
 import { buildDocumentSelector } from './selector';
 import {
@@ -35,7 +52,7 @@ const PYTHON_EXTENSION_ID = 'ms-python.python';
 let controller: Controller | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
-  controller = new Controller();
+  controller = new Controller(context.globalStorageUri.fsPath, context.extensionPath);
   context.subscriptions.push(controller);
   // Do not block activation on the interpreter probe and the server start.
   void controller.restart('activation');
@@ -63,14 +80,23 @@ class Controller implements vscode.Disposable {
   private readonly policy = new RestartPolicy(4, 3 * 60 * 1000);
   private readonly disposables: vscode.Disposable[] = [];
   private client: LanguageClient | undefined;
-  private resolution: Resolution | undefined;
+  /** What runs: set once a server is started. */
+  private running: { interpreter: string; version: string; origin: 'bundled' | 'setting' | 'python-extension' | 'path' } | undefined;
   private status: ServerStatus = { state: 'starting' };
   /** Serializes start/stop/restart. */
   private queue: Promise<void> = Promise.resolve();
   private stopping = false;
   private pythonApiHooked = false;
 
-  constructor() {
+  /** The bundled wheel, or undefined in a build without one (then only an installed toolsense can run). */
+  private readonly wheel: BundledWheel | undefined;
+
+  constructor(
+    /** The extension's own directory: the working directory of every Python it starts, and the private venv. */
+    private readonly storageDir: string,
+    extensionDir: string,
+  ) {
+    this.wheel = findBundledWheel(extensionDir);
     this.log = vscode.window.createOutputChannel('toolsense', { log: true });
     this.item = vscode.window.createStatusBarItem('toolsense.status', vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'toolsense';
@@ -83,6 +109,7 @@ class Controller implements vscode.Disposable {
       this.item,
       vscode.commands.registerCommand('toolsense.restartServer', () => this.restart('command', true)),
       vscode.commands.registerCommand('toolsense.showLog', () => this.log.show(true)),
+      vscode.commands.registerCommand('toolsense.reinstallServer', () => this.reinstall()),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.log.info('Workspace trusted: restarting the server with the workspace settings.');
@@ -179,7 +206,13 @@ class Controller implements vscode.Disposable {
       return undefined;
     }
     const resolved = await withTimeout(environments.resolveEnvironment(envPath), 10_000);
-    return resolved?.executable?.uri?.fsPath ?? envPath.path;
+    const interpreter = resolved?.executable?.uri?.fsPath ?? envPath.path;
+    if (!vscode.workspace.isTrusted && insideWorkspace(interpreter)) {
+      // A Python inside an untrusted folder is the folder's code: never run it.
+      this.log.warn(`Ignoring the Python extension's interpreter ${interpreter}: it is inside the untrusted workspace.`);
+      return undefined;
+    }
+    return interpreter;
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------------
@@ -230,37 +263,60 @@ class Controller implements vscode.Disposable {
   private async startNow(reason: string): Promise<void> {
     this.setStatus({ state: 'starting', detail: 'looking for Python' });
     this.log.info(`Starting (${reason}).`);
+    this.running = undefined;
+    fs.mkdirSync(this.storageDir, { recursive: true });
     const folder = this.workspaceFolder();
-    const cwd = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+    const workspacePath = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
     const configured = vscode.workspace.getConfiguration(SECTION).get<string>('interpreter');
+    const wheel = this.wheel;
+    const probe = (interpreter: string, options?: { isolated?: boolean }) =>
+      probeInterpreter(interpreter, { cwd: this.storageDir, isolated: options?.isolated });
 
-    const resolution = await resolveInterpreter({
+    let resolution: Resolution = await resolveServer({
       configured,
-      workspaceFolder: cwd,
+      workspaceFolder: workspacePath,
       home: os.homedir(),
       pythonExtension: () => this.pythonExtensionInterpreter(),
-      probe: (interpreter) => probeInterpreter(interpreter, { cwd }),
+      probe,
+      bundledVersion: wheel?.version,
+      privatePython: wheel ? readyPython(this.storageDir, wheel) : undefined,
     });
-    this.resolution = resolution;
-    for (const attempt of resolution.attempts) {
-      const r = attempt.result;
-      this.log.info(
-        `Interpreter ${attempt.interpreter} (${attempt.source}): ${r.kind === 'ok' ? `toolsense ${r.version}` : `${r.kind} — ${r.detail}`}`,
-      );
+    this.logAttempts(resolution);
+    if (resolution.kind === 'bundle' && wheel) {
+      const installed = await this.installBundled(resolution.python, wheel);
+      if (!installed) {
+        return;
+      }
+      const python = venvPython(venvDir(this.storageDir));
+      const result = await probe(python, { isolated: true });
+      if (result.kind !== 'ok' || !result.toolsense || compareVersions(result.toolsense, wheel.version) !== 0) {
+        const message = `The bundled server was installed into ${venvDir(this.storageDir)}, but it does not run (${result.kind === 'ok' ? (result.error ?? 'no version') : result.detail}). See the log, then run "toolsense: Reinstall Bundled Server".`;
+        this.fail(message);
+        return;
+      }
+      resolution = { kind: 'run', interpreter: python, source: 'bundled', version: result.toolsense, isolated: true, attempts: resolution.attempts };
     }
-    if (!resolution.ok) {
-      this.log.error(resolution.message + (resolution.installCommand ? ` Install with: ${resolution.installCommand}` : ''));
-      this.setStatus({ state: 'not-installed', message: resolution.message, installCommand: resolution.installCommand });
-      void this.notifyNotInstalled(resolution);
+    if (resolution.kind === 'fail') {
+      this.fail(resolution.message, resolution.problem);
+      return;
+    }
+    if (resolution.kind !== 'run') {
       return;
     }
 
-    this.log.info(`Using ${resolution.interpreter} (toolsense ${resolution.version}, ${resolution.source}).`);
-    this.setStatus({ state: 'starting', detail: resolution.interpreter });
+    const { interpreter, version, source, isolated } = resolution;
+    this.running = { interpreter, version, origin: source };
+    if (source !== 'bundled' && wheel && compareVersions(version, wheel.version) !== 0) {
+      this.log.warn(`Running toolsense ${version} from ${interpreter} (${source}); the extension bundles ${wheel.version}. Clear "toolsense.interpreter" to run the bundled one.`);
+    }
+    this.log.info(`Using ${interpreter} (toolsense ${version}, ${source === 'bundled' ? 'bundled server' : source}).`);
+    this.setStatus({ state: 'starting', detail: interpreter });
+    const launch = pythonLaunch(['-m', 'toolsense', 'serve'], { cwd: this.storageDir, isolated });
+    this.log.info(`$ ${[interpreter, ...launch.args].join(' ')}   (in ${launch.cwd})`);
     const serverOptions: ServerOptions = {
-      command: resolution.interpreter,
-      args: ['-m', 'toolsense', 'serve'],
-      options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+      command: interpreter,
+      args: launch.args,
+      options: { cwd: launch.cwd, env: launch.env },
     };
     const client = new LanguageClient('toolsense', 'toolsense', serverOptions, this.clientOptions());
     this.client = client;
@@ -276,13 +332,82 @@ class Controller implements vscode.Disposable {
       if (this.client !== client) {
         return;
       }
-      const message = `The server (${resolution.interpreter} -m toolsense serve) failed to start: ${errorMessage(error)}`;
+      const message = `The server (${interpreter} -m toolsense serve) failed to start: ${errorMessage(error)}`;
       this.log.error(message);
       if (this.status.state !== 'restarting') {
         this.setStatus({ state: 'error', message });
         void this.notifyError(message);
       }
     }
+  }
+
+  private logAttempts(resolution: Resolution): void {
+    for (const attempt of resolution.attempts) {
+      const r = attempt.result;
+      this.log.info(
+        `Interpreter ${attempt.interpreter} (${attempt.source}): ${
+          r.kind === 'ok'
+            ? `Python ${r.python}${r.executable ? ` at ${r.executable}` : ''}, ${r.toolsense ? `toolsense ${r.toolsense}` : `no toolsense${r.error ? ` (${r.error})` : ''}`}`
+            : `${r.kind} — ${r.detail}`
+        }`,
+      );
+    }
+  }
+
+  /** Create the private environment from `python` and install the bundled wheel; false (after telling the user) on failure. */
+  private async installBundled(python: string, wheel: BundledWheel): Promise<boolean> {
+    this.setStatus({ state: 'installing', detail: `toolsense ${wheel.version} with ${python}` });
+    const title = `toolsense: setting up the bundled server ${wheel.version}`;
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: false },
+      async (progress) =>
+        withInstallLock(this.storageDir, async () => {
+          if (readyPython(this.storageDir, wheel)) {
+            this.log.info('Another window installed the bundled server meanwhile.');
+            return true;
+          }
+          this.log.info(`Installing the bundled server ${wheel.file} into ${venvDir(this.storageDir)}, with ${python}.`);
+          removeEnvironment(this.storageDir);
+          for (const step of installSteps(python, this.storageDir, wheel)) {
+            progress.report({ message: step.title });
+            this.setStatus({ state: 'installing', detail: step.title });
+            this.log.info(`$ ${commandLine(step)}`);
+            const started = Date.now();
+            const result = await runStep(step, this.storageDir, (line) => this.log.info(`  ${line}`));
+            this.log.info(`  (${result.ok ? 'done' : 'failed'} in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+            if (!result.ok) {
+              removeEnvironment(this.storageDir);
+              this.fail(failureMessage(step, result), 'install');
+              return false;
+            }
+          }
+          writeMarker(this.storageDir, wheel, python);
+          this.log.info('The bundled server is installed.');
+          return true;
+        }),
+    );
+  }
+
+  private async reinstall(): Promise<void> {
+    if (!this.wheel) {
+      void vscode.window.showErrorMessage('toolsense: this build of the extension carries no bundled server.');
+      return;
+    }
+    this.log.info('Reinstalling the bundled server.');
+    await this.stop();
+    try {
+      removeEnvironment(this.storageDir);
+    } catch (error) {
+      this.log.error(`Removing ${venvDir(this.storageDir)} failed: ${errorMessage(error)}`);
+    }
+    await this.restart('reinstall', true);
+  }
+
+  /** One notification and the status item, for anything that keeps the server from starting. */
+  private fail(message: string, problem?: string): void {
+    this.log.error(message);
+    this.setStatus({ state: 'not-installed', message });
+    void this.notifyNotInstalled(message, problem);
   }
 
   private clientOptions(): LanguageClientOptions {
@@ -361,19 +486,24 @@ class Controller implements vscode.Disposable {
   }
 
   private onClientState(client: LanguageClient, state: State): void {
-    const resolution = this.resolution;
+    const running = this.running;
     switch (state) {
       case State.Running: {
         const info = client.initializeResult?.serverInfo;
-        const version = info?.version ?? (resolution?.ok ? resolution.version : undefined);
-        const interpreter = resolution?.ok ? resolution.interpreter : undefined;
+        const version = info?.version ?? running?.version;
         this.log.info(`Server ready${info ? ` (${info.name} ${info.version ?? ''})` : ''}.`);
-        this.setStatus({ state: 'ready', version, interpreter, crashes: this.policy.recentCrashes() });
+        this.setStatus({
+          state: 'ready',
+          version,
+          interpreter: running?.interpreter,
+          origin: running?.origin,
+          crashes: this.policy.recentCrashes(),
+        });
         break;
       }
       case State.Starting:
         if (this.status.state !== 'restarting') {
-          this.setStatus({ state: 'starting', detail: resolution?.ok ? resolution.interpreter : undefined });
+          this.setStatus({ state: 'starting', detail: running?.interpreter });
         }
         break;
       case State.Stopped:
@@ -402,34 +532,12 @@ class Controller implements vscode.Disposable {
           : undefined;
   }
 
-  private async notifyNotInstalled(resolution: Extract<Resolution, { ok: false }>): Promise<void> {
-    const actions: string[] = [];
-    if (resolution.installCommand) {
-      actions.push('Install in Terminal', 'Copy Command');
-    }
-    actions.push('Set Interpreter', 'Show Log');
-    const text =
-      `toolsense: ${resolution.message}` +
-      (resolution.installCommand
-        ? ` Install it with \`${resolution.installCommand}\` (or \`pip install -e <path to a toolsense checkout>\`), then restart the server.`
-        : '');
-    const choice = await vscode.window.showErrorMessage(text, ...actions);
+  private async notifyNotInstalled(message: string, problem?: string): Promise<void> {
+    const actions = problem === 'install' ? ['Show Log', 'Reinstall', 'Set Interpreter'] : ['Set Interpreter', 'Show Log'];
+    const choice = await vscode.window.showErrorMessage(`toolsense: ${message}`, ...actions);
     switch (choice) {
-      case 'Install in Terminal': {
-        const terminal = vscode.window.createTerminal('toolsense: install');
-        terminal.show();
-        terminal.sendText(resolution.installCommand ?? '');
-        const next = await vscode.window.showInformationMessage(
-          'toolsense: when the install has finished, restart the server.',
-          'Restart Server',
-        );
-        if (next === 'Restart Server') {
-          await this.restart('after install', true);
-        }
-        break;
-      }
-      case 'Copy Command':
-        await vscode.env.clipboard.writeText(resolution.installCommand ?? '');
+      case 'Reinstall':
+        await this.reinstall();
         break;
       case 'Set Interpreter':
         await vscode.commands.executeCommand('workbench.action.openSettings', 'toolsense.interpreter');
@@ -448,6 +556,15 @@ class Controller implements vscode.Disposable {
       this.log.show(true);
     }
   }
+}
+
+function insideWorkspace(file: string): boolean {
+  const resolved = path.resolve(file);
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
+    if (f.uri.scheme !== 'file') return false;
+    const relative = path.relative(f.uri.fsPath, resolved);
+    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  });
 }
 
 function errorMessage(error: unknown): string {

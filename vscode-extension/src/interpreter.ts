@@ -1,34 +1,51 @@
 /**
- * Finding a Python interpreter that has toolsense.
+ * Which toolsense server to run, and with which Python.
  *
- * Order: the `toolsense.interpreter` setting if set (used as is, no fallback: the user asked for it);
- * otherwise the interpreter selected in the Python extension (when installed), then `python3`, then
- * `python` — the first of those with a recent enough toolsense wins. When none qualifies, the result names
- * the interpreter the user would expect (the first one that runs) and how to install toolsense into it.
+ * The extension ships a toolsense wheel (bundled/). Decision, in order:
+ * 1. `toolsense.interpreter` set: that Python runs the server if it has toolsense (any version the extension
+ *    supports: the user's explicit choice wins over the bundled version); if it has none, the bundled wheel is
+ *    installed into a private environment made from that Python. A setting that cannot be run is reported, never
+ *    silently replaced.
+ * 2. Otherwise the private environment, when it already holds the bundled version.
+ * 3. Otherwise the first of the Python extension's interpreter, `python3`, `python`, `py` that already has exactly
+ *    the bundled version runs it; if none has, the first of them that is Python >= 3.10 becomes the base of the
+ *    private environment.
+ * 4. No Python >= 3.10 anywhere: one message naming what was looked for and the setting to use.
  *
- * Pure module: the probe (which runs the interpreter) and the Python-extension lookup are injected, so the
- * logic is unit-tested without processes or VS Code (test/interpreter.test.ts).
+ * Pure module: probes are injected, so the logic is unit-tested without processes or VS Code
+ * (test/interpreter.test.ts).
  */
 
 export const MIN_TOOLSENSE_VERSION = '0.1.0';
+export const MIN_PYTHON_VERSION = '3.10';
 
-/** `<interpreter> -c PROBE_CODE` prints toolsense's version. */
-export const PROBE_CODE = 'import toolsense, sys; print(toolsense.__version__)';
+/**
+ * `<python> -c PROBE_CODE` prints one JSON line: the Python version and toolsense's version (null when it cannot
+ * be imported, with the error). Run with a working directory of the extension's own and safe-path mode, so a
+ * repository's `toolsense.py` is never what gets imported.
+ */
+export const PROBE_CODE = [
+  'import json, sys',
+  'r = {"python": "%d.%d.%d" % sys.version_info[:3], "executable": sys.executable, "toolsense": None, "error": None}',
+  'try:',
+  '    import toolsense',
+  '    r["toolsense"] = str(getattr(toolsense, "__version__", ""))',
+  'except Exception as e:',
+  '    r["error"] = "%s: %s" % (type(e).__name__, e)',
+  'print(json.dumps(r))',
+].join('\n');
 
-export type InterpreterSource = 'setting' | 'python-extension' | 'path';
+export type InterpreterSource = 'setting' | 'python-extension' | 'path' | 'bundled';
 
 export type ProbeResult =
-  | { kind: 'ok'; version: string }
+  /** The interpreter runs; `toolsense` is its toolsense version, undefined when not importable. */
+  | { kind: 'ok'; python: string; executable?: string; toolsense?: string; error?: string }
   /** The interpreter itself could not be run (no such file, not executable). */
   | { kind: 'not-found'; detail: string }
-  /** It runs, but `import toolsense` fails. */
-  | { kind: 'no-module'; detail: string }
-  /** toolsense is importable but has no usable `__version__` (a broken or very old install). */
-  | { kind: 'no-version'; detail: string }
-  /** Anything else (timeout, crash). */
+  /** Anything else (timeout, crash, unexpected output). */
   | { kind: 'failed'; detail: string };
 
-export type Probe = (interpreter: string) => Promise<ProbeResult>;
+export type Probe = (interpreter: string, options?: { isolated?: boolean }) => Promise<ProbeResult>;
 
 export interface Attempt {
   interpreter: string;
@@ -36,20 +53,24 @@ export interface Attempt {
   result: ProbeResult;
 }
 
-export type Problem = 'not-found' | 'no-module' | 'too-old' | 'failed' | 'none';
-
 export type Resolution =
-  | { ok: true; interpreter: string; source: InterpreterSource; version: string; attempts: Attempt[] }
+  /** Run `<interpreter> [-I] -m toolsense serve`. */
   | {
-      ok: false;
-      /** The interpreter the message is about (undefined when no interpreter was found at all). */
-      interpreter?: string;
-      source?: InterpreterSource;
-      problem: Problem;
+      kind: 'run';
+      interpreter: string;
+      source: InterpreterSource;
+      version: string;
+      /** `-I`: the private environment needs nothing from the user's environment variables or user site. */
+      isolated: boolean;
+      attempts: Attempt[];
+    }
+  /** Create (or refresh) the private environment from `python`, install the bundled wheel, then run it. */
+  | { kind: 'bundle'; python: string; source: InterpreterSource; pythonVersion: string; attempts: Attempt[] }
+  | {
+      kind: 'fail';
+      problem: 'setting' | 'no-python' | 'no-bundle';
       /** One sentence for a notification. */
       message: string;
-      /** Shell command that fixes it, when there is one. */
-      installCommand?: string;
       attempts: Attempt[];
     };
 
@@ -61,20 +82,65 @@ export interface ResolveOptions {
   /** The Python extension's selected interpreter, or undefined (extension absent or nothing selected). */
   pythonExtension?: () => Promise<string | undefined>;
   probe: Probe;
-  minVersion?: string;
-  /** Commands tried last, in order. */
+  /** Version of the wheel shipped with the extension; undefined when this build carries none. */
+  bundledVersion?: string;
+  /** The private environment's Python when it is installed and up to date with the bundled wheel. */
+  privatePython?: string;
+  /** Commands tried after the Python extension, in order. */
   pathCandidates?: readonly string[];
+  minVersion?: string;
 }
 
-export async function resolveInterpreter(options: ResolveOptions): Promise<Resolution> {
+export function defaultPathCandidates(platform: string = process.platform): string[] {
+  return platform === 'win32' ? ['python3', 'python', 'py'] : ['python3', 'python'];
+}
+
+export async function resolveServer(options: ResolveOptions): Promise<Resolution> {
   const minVersion = options.minVersion ?? MIN_TOOLSENSE_VERSION;
+  const bundled = options.bundledVersion;
   const attempts: Attempt[] = [];
 
   const configured = expandInterpreterSetting(options.configured, options.workspaceFolder, options.home);
   if (configured !== undefined) {
     const result = await options.probe(configured);
     attempts.push({ interpreter: configured, source: 'setting', result });
-    return judge(configured, 'setting', result, minVersion, attempts);
+    const where = `${configured} (from "toolsense.interpreter")`;
+    if (result.kind !== 'ok') {
+      return {
+        kind: 'fail',
+        problem: 'setting',
+        message: `The Python interpreter ${where} cannot be run: ${result.detail}. Correct the setting, or clear it to use the bundled server.`,
+        attempts,
+      };
+    }
+    if (compareVersions(result.python, MIN_PYTHON_VERSION) < 0) {
+      return {
+        kind: 'fail',
+        problem: 'setting',
+        message: `${where} is Python ${result.python}; toolsense needs Python ${MIN_PYTHON_VERSION} or newer. Correct the setting, or clear it.`,
+        attempts,
+      };
+    }
+    if (result.toolsense && compareVersions(result.toolsense, minVersion) >= 0) {
+      return { kind: 'run', interpreter: configured, source: 'setting', version: result.toolsense, isolated: false, attempts };
+    }
+    if (bundled !== undefined) {
+      return { kind: 'bundle', python: configured, source: 'setting', pythonVersion: result.python, attempts };
+    }
+    return {
+      kind: 'fail',
+      problem: 'no-bundle',
+      message: `toolsense ${minVersion} or newer is not installed in ${where}, and this build of the extension carries no server. Install toolsense into it (\`${quoteArg(configured)} -m pip install <toolsense wheel or checkout>\`).`,
+      attempts,
+    };
+  }
+
+  if (options.privatePython !== undefined && bundled !== undefined) {
+    const result = await options.probe(options.privatePython, { isolated: true });
+    attempts.push({ interpreter: options.privatePython, source: 'bundled', result });
+    if (result.kind === 'ok' && result.toolsense && compareVersions(result.toolsense, bundled) === 0) {
+      return { kind: 'run', interpreter: options.privatePython, source: 'bundled', version: result.toolsense, isolated: true, attempts };
+    }
   }
 
   const candidates: { interpreter: string; source: InterpreterSource }[] = [];
@@ -89,101 +155,47 @@ export async function resolveInterpreter(options: ResolveOptions): Promise<Resol
       candidates.push({ interpreter: fromExtension.trim(), source: 'python-extension' });
     }
   }
-  for (const command of options.pathCandidates ?? ['python3', 'python']) {
+  for (const command of options.pathCandidates ?? defaultPathCandidates()) {
     if (!candidates.some((c) => c.interpreter === command)) {
       candidates.push({ interpreter: command, source: 'path' });
     }
   }
 
-  let firstRunnable: Resolution | undefined;
+  let base: { interpreter: string; source: InterpreterSource; python: string } | undefined;
   for (const candidate of candidates) {
     const result = await options.probe(candidate.interpreter);
     attempts.push({ ...candidate, result });
-    const judged = judge(candidate.interpreter, candidate.source, result, minVersion, attempts);
-    if (judged.ok) {
-      return judged;
+    if (result.kind !== 'ok' || compareVersions(result.python, MIN_PYTHON_VERSION) < 0) {
+      continue;
     }
-    if (firstRunnable === undefined && result.kind !== 'not-found') {
-      firstRunnable = judged;
+    const has = result.toolsense;
+    // Without an explicit setting, an installed toolsense is used only when it is the bundled version (or, in a
+    // build without a bundled wheel, any supported version).
+    if (has && (bundled !== undefined ? compareVersions(has, bundled) === 0 : compareVersions(has, minVersion) >= 0)) {
+      return { kind: 'run', interpreter: candidate.interpreter, source: candidate.source, version: has, isolated: false, attempts };
     }
+    base ??= { interpreter: candidate.interpreter, source: candidate.source, python: result.python };
   }
-  if (firstRunnable !== undefined && !firstRunnable.ok) {
-    return { ...firstRunnable, attempts };
+  if (base !== undefined && bundled !== undefined) {
+    return { kind: 'bundle', python: base.interpreter, source: base.source, pythonVersion: base.python, attempts };
   }
+  if (base !== undefined) {
+    return {
+      kind: 'fail',
+      problem: 'no-bundle',
+      message: `toolsense ${minVersion} or newer is not installed in ${base.interpreter}, and this build of the extension carries no server. Install toolsense, or set "toolsense.interpreter" to a Python that has it.`,
+      attempts,
+    };
+  }
+  const looked = candidates.map((c) => (c.source === 'python-extension' ? `the Python extension's interpreter (${c.interpreter})` : c.interpreter));
   return {
-    ok: false,
-    problem: 'none',
+    kind: 'fail',
+    problem: 'no-python',
     message:
-      'No Python interpreter found (tried ' +
-      candidates.map((c) => c.interpreter).join(', ') +
-      '). Install Python 3.10+ and toolsense, or set "toolsense.interpreter".',
-    installCommand: installCommand('python3'),
+      `No Python ${MIN_PYTHON_VERSION} or newer was found (looked for ${looked.join(', ')} on the PATH, and the "toolsense.interpreter" setting is empty). ` +
+      `Install Python ${MIN_PYTHON_VERSION}+, or set "toolsense.interpreter" to the path of one.`,
     attempts,
   };
-}
-
-function judge(
-  interpreter: string,
-  source: InterpreterSource,
-  result: ProbeResult,
-  minVersion: string,
-  attempts: Attempt[],
-): Resolution {
-  const from = source === 'setting' ? ' (from "toolsense.interpreter")' : source === 'python-extension' ? ' (selected in the Python extension)' : '';
-  switch (result.kind) {
-    case 'ok':
-      if (compareVersions(result.version, minVersion) >= 0) {
-        return { ok: true, interpreter, source, version: result.version, attempts };
-      }
-      return {
-        ok: false,
-        interpreter,
-        source,
-        problem: 'too-old',
-        message: `toolsense ${result.version} in ${interpreter}${from} is too old; version ${minVersion} or newer is needed.`,
-        installCommand: installCommand(interpreter, true),
-        attempts,
-      };
-    case 'no-version':
-      return {
-        ok: false,
-        interpreter,
-        source,
-        problem: 'too-old',
-        message: `The toolsense in ${interpreter}${from} reports no version; version ${minVersion} or newer is needed.`,
-        installCommand: installCommand(interpreter, true),
-        attempts,
-      };
-    case 'no-module':
-      return {
-        ok: false,
-        interpreter,
-        source,
-        problem: 'no-module',
-        message: `toolsense is not installed in ${interpreter}${from}.`,
-        installCommand: installCommand(interpreter),
-        attempts,
-      };
-    case 'not-found':
-      return {
-        ok: false,
-        interpreter,
-        source,
-        problem: 'not-found',
-        message: `The Python interpreter ${interpreter}${from} cannot be run: ${result.detail}`,
-        attempts,
-      };
-    case 'failed':
-      return {
-        ok: false,
-        interpreter,
-        source,
-        problem: 'failed',
-        message: `Checking toolsense in ${interpreter}${from} failed: ${result.detail}`,
-        installCommand: installCommand(interpreter, true),
-        attempts,
-      };
-  }
 }
 
 /** `${workspaceFolder}` and a leading `~` expanded; empty means unset. */
@@ -208,13 +220,9 @@ export function expandInterpreterSetting(
   return v;
 }
 
-/** Shell-quoted when needed. */
+/** Shell-quoted when needed (for commands shown in the log). */
 export function quoteArg(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./\\-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
-}
-
-export function installCommand(interpreter: string, upgrade = false): string {
-  return `${quoteArg(interpreter)} -m pip install ${upgrade ? '--upgrade ' : ''}toolsense`;
 }
 
 /**
@@ -234,26 +242,34 @@ export function classifyProbe(run: {
   if (run.timedOut) {
     return { kind: 'failed', detail: 'timed out' };
   }
-  const stderr = run.stderr.trim();
+  const lastLine = run.stderr.trim().split(/\r?\n/).pop() ?? '';
   if (run.exitCode === 0) {
-    const version = run.stdout.trim().split(/\r?\n/).pop()?.trim() ?? '';
-    if (/^\d+(\.\d+)*/.test(version)) {
-      return { kind: 'ok', version };
+    const line = run.stdout.trim().split(/\r?\n/).pop()?.trim() ?? '';
+    try {
+      const r = JSON.parse(line) as { python?: unknown; executable?: unknown; toolsense?: unknown; error?: unknown };
+      if (typeof r.python === 'string' && /^\d+\.\d+/.test(r.python)) {
+        const toolsense = typeof r.toolsense === 'string' && /^\d+(\.\d+)*/.test(r.toolsense) ? r.toolsense : undefined;
+        const error =
+          typeof r.error === 'string' ? r.error : toolsense === undefined && r.toolsense !== null ? `toolsense reports no version (${JSON.stringify(r.toolsense)})` : undefined;
+        return {
+          kind: 'ok',
+          python: r.python,
+          ...(typeof r.executable === 'string' && r.executable ? { executable: r.executable } : {}),
+          ...(toolsense !== undefined ? { toolsense } : {}),
+          ...(error !== undefined ? { error } : {}),
+        };
+      }
+    } catch {
+      // fall through
     }
-    return { kind: 'no-version', detail: `unexpected version output: ${JSON.stringify(version)}` };
-  }
-  const lastLine = stderr.split(/\r?\n/).pop() ?? '';
-  if (/No module named ['"]?toolsense\b/.test(stderr)) {
-    return { kind: 'no-module', detail: lastLine };
-  }
-  if (/AttributeError.*__version__/.test(stderr)) {
-    return { kind: 'no-version', detail: lastLine };
+    return { kind: 'failed', detail: `unexpected output: ${JSON.stringify(line.slice(0, 200))}` };
   }
   // A shell reporting a missing command (e.g. when run through a wrapper script).
   if (run.exitCode === 127) {
     return { kind: 'not-found', detail: lastLine || 'command not found' };
   }
-  return { kind: 'failed', detail: `exit code ${run.exitCode}: ${lastLine}` };
+  // Python 2 and other non-Python programs end up here too.
+  return { kind: 'failed', detail: `exit code ${run.exitCode}${lastLine ? `: ${lastLine}` : ''}` };
 }
 
 /**

@@ -5,7 +5,15 @@
 
 export type ServerStatus =
   | { state: 'starting'; detail?: string }
-  | { state: 'ready'; version?: string; interpreter?: string; crashes?: number }
+  | { state: 'installing'; detail: string }
+  | {
+      state: 'ready';
+      version?: string;
+      interpreter?: string;
+      /** Which server runs: the one shipped with the extension, or the user's. */
+      origin?: 'bundled' | 'setting' | 'python-extension' | 'path';
+      crashes?: number;
+    }
   | { state: 'restarting'; crashes: number; maxRestarts: number }
   | { state: 'stopped' }
   | { state: 'not-installed'; message: string; installCommand?: string }
@@ -23,6 +31,13 @@ export interface StatusPresentation {
 
 const NAME = 'toolsense';
 
+const ORIGIN = {
+  bundled: 'bundled server',
+  setting: 'server from "toolsense.interpreter"',
+  'python-extension': "server from the Python extension's interpreter",
+  path: 'server installed in the Python on the PATH',
+} as const;
+
 export function presentStatus(status: ServerStatus): StatusPresentation {
   const click = '\n\nClick to show the log.';
   switch (status.state) {
@@ -32,15 +47,26 @@ export function presentStatus(status: ServerStatus): StatusPresentation {
         label: `${NAME}: starting`,
         tooltip: `**${NAME}**: starting${status.detail ? ` — ${escapeMd(status.detail)}` : ''}…${click}`,
       };
+    case 'installing':
+      return {
+        text: `$(sync~spin) ${NAME}: setting up`,
+        label: `${NAME}: setting up the bundled server`,
+        tooltip: `**${NAME}**: setting up the bundled server — ${escapeMd(status.detail)}…${click}`,
+      };
     case 'ready': {
-      const lines = [`**${NAME}${status.version ? ` ${escapeMd(status.version)}` : ''}**: ready`];
+      const origin = status.origin ? ORIGIN[status.origin] : undefined;
+      const lines = [`**${NAME}${status.version ? ` ${escapeMd(status.version)}` : ''}**: ready${origin ? ` — ${origin}` : ''}`];
       if (status.interpreter) {
         lines.push(`Python: \`${status.interpreter}\``);
       }
       if (status.crashes) {
         lines.push(`The server was restarted after ${plural(status.crashes, 'crash', 'crashes')} in the last 3 minutes.`);
       }
-      return { text: `$(check) ${NAME}`, label: `${NAME}: ready`, tooltip: lines.join('\n\n') + click };
+      return {
+        text: `$(check) ${NAME}`,
+        label: `${NAME}: ready${origin ? ` — ${origin}${status.version ? ` ${status.version}` : ''}` : ''}`,
+        tooltip: lines.join('\n\n') + click,
+      };
     }
     case 'restarting':
       return {

@@ -29,19 +29,24 @@ describe('package.json', () => {
     assert.deepEqual(untrusted.restrictedConfigurations, RESTRICTED_SETTING_KEYS.map((k) => `toolsense.${k}`));
   });
 
-  it('activates on JSON and on every default glob', () => {
+  it('activates only where toolsense has work: its configuration file and every default glob, not every JSON file', () => {
     const events: string[] = pkg.activationEvents;
-    for (const e of ['onLanguage:json', 'onLanguage:jsonc', 'workspaceContains:**/toolsense.toml']) {
-      assert.ok(events.includes(e), e);
-    }
-    for (const glob of DEFAULT_GLOBS) {
-      assert.ok(events.includes(`workspaceContains:${glob}`), glob);
-    }
+    assert.deepEqual(events, ['workspaceContains:**/toolsense.toml', ...DEFAULT_GLOBS.map((g) => `workspaceContains:${g}`)]);
   });
 
-  it('contributes the two commands', () => {
+  it('ships the bundled server wheel in the .vsix', () => {
+    const ignore = fs.readFileSync(path.join(__dirname, '..', '..', '.vscodeignore'), 'utf8');
+    assert.match(ignore, /^!bundled\/\*\.whl$/m);
+    assert.match(pkg.scripts.package, /npm run bundle-wheel && vsce package/);
+  });
+
+  it('contributes the commands', () => {
     const commands = pkg.contributes.commands.map((c: { command: string; category: string; title: string }) => `${c.category}: ${c.title} (${c.command})`);
-    assert.deepEqual(commands, ['toolsense: Restart Server (toolsense.restartServer)', 'toolsense: Show Log (toolsense.showLog)']);
+    assert.deepEqual(commands, [
+      'toolsense: Restart Server (toolsense.restartServer)',
+      'toolsense: Show Log (toolsense.showLog)',
+      'toolsense: Reinstall Bundled Server (toolsense.reinstallServer)',
+    ]);
   });
 
   it('has the trace enum', () => {

@@ -12,6 +12,20 @@ describe('status item', () => {
     assert.equal(p.background, undefined);
   });
 
+  it('says which server runs', () => {
+    const bundled = presentStatus({ state: 'ready', version: '0.1.0', interpreter: '/s/venv/bin/python', origin: 'bundled' });
+    assert.equal(bundled.label, 'toolsense: ready — bundled server 0.1.0');
+    assert.match(bundled.tooltip, /ready — bundled server/);
+    const own = presentStatus({ state: 'ready', version: '0.0.9', interpreter: '/v/bin/python', origin: 'setting' });
+    assert.equal(own.label, 'toolsense: ready — server from "toolsense.interpreter" 0.0.9');
+  });
+
+  it('shows the bundled server being set up', () => {
+    const p = presentStatus({ state: 'installing', detail: 'installing toolsense 0.1.0' });
+    assert.equal(p.label, 'toolsense: setting up the bundled server');
+    assert.match(p.text, /setting up/);
+  });
+
   it('mentions crash restarts', () => {
     assert.match(presentStatus({ state: 'ready', crashes: 2 }).tooltip, /restarted after 2 crashes/);
     const p = presentStatus({ state: 'restarting', crashes: 1, maxRestarts: 4 });

@@ -57,6 +57,24 @@ def _json_type_of(value: Any) -> str:
     return "string"
 
 
+class UnregisteredEnumError(KeyError):
+    """An enum was looked up (e.g. by `enum_field`) before it was registered. A KeyError, so callers that probe the
+    registry with `except KeyError` keep working; its message says how to register the enum."""
+
+    def __init__(self, name: str, registry_name: str) -> None:
+        super().__init__(name)
+        self.name = name
+        self.registry_name = registry_name
+
+    def __str__(self) -> str:
+        where = " (from toolsense.models import ENUM_SCHEMAS)" if self.registry_name == "ENUM_SCHEMAS" else ""
+        return (
+            f"enum {self.name} is not registered in {self.registry_name}: register it once, before the models that "
+            f'use it, with {self.registry_name}.register({self.name}, "<description>"){where}; '
+            f'for a one-off schema fragment without registering, use enum_schema({self.name}, "<description>")'
+        )
+
+
 class EnumSchemaRegistry:
     """Maps an enum (a Python Enum class or a named list of values) to its single schema fragment."""
 
@@ -91,7 +109,11 @@ class EnumSchemaRegistry:
 
     def get(self, source: type[Enum] | str) -> EnumSchema:
         name = source if isinstance(source, str) else source.__name__
-        return self._by_name[name]
+        try:
+            return self._by_name[name]
+        except KeyError:
+            registry_name = "ENUM_SCHEMAS" if self is ENUM_SCHEMAS else "registry"
+            raise UnregisteredEnumError(name, registry_name) from None
 
     def fragment(self, source: type[Enum] | str, **options: Any) -> dict[str, Any]:
         return self.get(source).fragment(**options)

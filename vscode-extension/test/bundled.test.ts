@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import {
+  commandLine,
+  failureMessage,
+  findBundledWheel,
+  installSteps,
+  readyPython,
+  venvDir,
+  venvPython,
+  withInstallLock,
+  writeMarker,
+} from '../src/bundled';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsense-bundled-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function extensionWith(files: string[]): string {
+  const dir = fs.mkdtempSync(path.join(tmp, 'ext-'));
+  for (const f of files) {
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f), 'wheel bytes');
+  }
+  return dir;
+}
+
+describe('findBundledWheel', () => {
+  it('finds the toolsense wheel and its version', () => {
+    const dir = extensionWith(['bundled/toolsense-0.1.0-py3-none-any.whl', 'bundled/README']);
+    const w = findBundledWheel(dir);
+    assert.equal(w?.version, '0.1.0');
+    assert.equal(w?.file, 'toolsense-0.1.0-py3-none-any.whl');
+    assert.equal(w?.size, 11);
+    assert.equal(w?.wheelhouse, undefined);
+  });
+  it('a platform build carries a wheelhouse of dependencies', () => {
+    const dir = extensionWith(['bundled/toolsense-0.2.0rc1-py3-none-any.whl', 'bundled/wheels/numpy-2.0-cp311-manylinux.whl']);
+    assert.equal(findBundledWheel(dir)?.wheelhouse, path.join(dir, 'bundled', 'wheels'));
+  });
+  it('none in a build without one', () => {
+    assert.equal(findBundledWheel(extensionWith([])), undefined);
+  });
+});
+
+describe('the private environment', () => {
+  it('is ready only with the marker of the same wheel', () => {
+    const storage = fs.mkdtempSync(path.join(tmp, 'storage-'));
+    const ext = extensionWith(['bundled/toolsense-0.1.0-py3-none-any.whl']);
+    const wheel = findBundledWheel(ext)!;
+    assert.equal(readyPython(storage, wheel), undefined);
+    fs.mkdirSync(path.dirname(venvPython(venvDir(storage))), { recursive: true });
+    fs.writeFileSync(venvPython(venvDir(storage)), '');
+    assert.equal(readyPython(storage, wheel), undefined, 'no marker: an interrupted install');
+    writeMarker(storage, wheel, '/usr/bin/python3');
+    assert.equal(readyPython(storage, wheel), venvPython(venvDir(storage)));
+    const other = findBundledWheel(extensionWith(['bundled/toolsense-0.2.0-py3-none-any.whl']))!;
+    assert.equal(readyPython(storage, other), undefined, 'a new extension version reinstalls');
+  });
+
+  it('is installed with venv, then pip -I from the bundled wheel', () => {
+    const wheel = { path: '/ext/bundled/toolsense-0.1.0-py3-none-any.whl', file: 'toolsense-0.1.0-py3-none-any.whl', version: '0.1.0', size: 1 };
+    const steps = installSteps('python3', '/storage', wheel);
+    assert.deepEqual(steps.map(commandLine), [
+      'python3 -m venv --clear /storage/venv',
+      `${venvPython('/storage/venv')} -I -m pip install --disable-pip-version-check --no-input /ext/bundled/toolsense-0.1.0-py3-none-any.whl`,
+    ]);
+    const offline = installSteps('python3', '/storage', { ...wheel, wheelhouse: '/ext/bundled/wheels' });
+    assert.match(commandLine(offline[1]), /--no-index --find-links \/ext\/bundled\/wheels \/ext\/bundled\/toolsense/);
+  });
+});
+
+describe('failureMessage', () => {
+  const wheel = { path: '/w.whl', file: 'toolsense-0.1.0-py3-none-any.whl', version: '0.1.0', size: 1 };
+  const [venv, pip] = installSteps('/usr/bin/python3', '/s', wheel);
+  it('a Python without venv support: what failed and what to install', () => {
+    const m = failureMessage(venv, {
+      ok: false,
+      exitCode: 1,
+      tail: ['The virtual environment was not created successfully because ensurepip is not', 'available.  On Debian/Ubuntu systems, you need to install the python3-venv'],
+    });
+    assert.match(m, /while creating a private Python environment with \/usr\/bin\/python3: `\/usr\/bin\/python3 -m venv --clear \/s\/venv` exited with 1/);
+    assert.match(m, /sudo apt install python3-venv/);
+  });
+  it('offline: the index could not be reached', () => {
+    const m = failureMessage(pip, {
+      ok: false,
+      exitCode: 1,
+      tail: ["WARNING: Retrying ... NewConnectionError('Failed to establish a new connection')", 'ERROR: No matching distribution found for pydantic<3,>=2.10'],
+    });
+    assert.match(m, /exited with 1 \(ERROR: No matching distribution found for pydantic<3,>=2\.10\)/);
+    assert.match(m, /package index, which could not be reached/);
+    assert.match(m, /toolsense: Reinstall Bundled Server/);
+  });
+  it('a command that could not start', () => {
+    assert.match(failureMessage(venv, { ok: false, exitCode: null, tail: [], spawnError: 'spawn ENOENT' }), /could not run \(spawn ENOENT\)/);
+  });
+});
+
+describe('withInstallLock', () => {
+  it('runs one installer at a time', async () => {
+    const storage = fs.mkdtempSync(path.join(tmp, 'lock-'));
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const first = withInstallLock(storage, async () => {
+      order.push('first in');
+      await gate;
+      order.push('first out');
+    }, { pollMs: 10 });
+    const second = withInstallLock(storage, async () => {
+      order.push('second');
+    }, { pollMs: 10 });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(order, ['first in']);
+    release();
+    await Promise.all([first, second]);
+    assert.deepEqual(order, ['first in', 'first out', 'second']);
+    assert.equal(fs.existsSync(path.join(storage, 'install.lock')), false);
+  });
+  it('takes over a stale lock', async () => {
+    const storage = fs.mkdtempSync(path.join(tmp, 'stale-'));
+    fs.mkdirSync(path.join(storage, 'install.lock'));
+    assert.equal(await withInstallLock(storage, async () => 'ran', { staleMs: 0, pollMs: 10 }), 'ran');
+  });
+});
