@@ -51,7 +51,7 @@ from ..engine.context import CheckContext, ToolRegistry
 from ..engine.findings import Severity, Target
 from ..engine.placement import place
 from ..engine.units import kind_from_path, root_value
-from ..engine.workspace import path_to_uri, tool_infos, uri_to_path
+from ..engine.workspace import path_to_uri, read_regular_file, tool_infos, uri_to_path
 from ..features.providers import CursorQuery
 from ..features.query import UnitIndex, build_hover_query, build_query, index_for
 from ..settings import Settings, SettingsProblem
@@ -233,7 +233,7 @@ class ToolsenseServer(LanguageServer):
             path = uri_to_path(uri)
             try:
                 found = path_to_uri(path) if path is not None else uri
-            except (OSError, ValueError):
+            except (OSError, RuntimeError, ValueError):
                 found = uri
             self._canonical[uri] = found
         return found
@@ -280,6 +280,9 @@ class ToolsenseServer(LanguageServer):
                 range_ = Range(Position(start.line, start.character), Position(end.line, end.character))
             if od.document is not None:
                 seen = od.document.edit_count
+                moved: tuple[types.Range, bytes, bytes] | None = None
+                if range_ is not None and od.fast_ok:
+                    moved = _replaced(od.document, range_)
                 od.document.apply_change(change.text, range_)
                 edits = od.document.edits_since(seen)
                 if range_ is None or edits is None:
@@ -289,8 +292,10 @@ class ToolsenseServer(LanguageServer):
                 if od.index is not None:
                     for edit in edits:
                         od.index.shift(edit)
-                if od.fast_ok and isinstance(change, types.TextDocumentContentChangePartial):
-                    od.diagnostics = incremental.shift(od.diagnostics, od.uri, change.range, change.text, self.encoding)
+                if od.fast_ok and moved is not None:
+                    od.diagnostics = incremental.shift(
+                        od.diagnostics, od.uri, moved[0], change.text, self.encoding, *moved[1:]
+                    )
                 for edit in edits:
                     od.touched = _touch(od.touched, edit)
             else:
@@ -593,12 +598,10 @@ class ToolsenseServer(LanguageServer):
         if cached is not None and cached[0] == stat.st_mtime:
             self.disk_documents.move_to_end(uri)
             return cached[1]
-        if stat.st_size > min(self.max_bytes(), _MAX_RELATED_FILE_BYTES):
-            return None
         try:
-            data = path.read_bytes()
+            data = read_regular_file(path, min(self.max_bytes(), _MAX_RELATED_FILE_BYTES))
         except OSError:
-            return None
+            return None  # gone, unreadable, too large, or a FIFO (which would block the event loop)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         document = Document(uri, bytearray(data), None, self.encoding)
@@ -685,6 +688,17 @@ class ToolsenseServer(LanguageServer):
         if not roots and params.root_path:
             roots.append(Path(params.root_path))
         self.roots = roots
+
+
+def _replaced(document: Document, range_: Range) -> tuple[types.Range, bytes, bytes]:
+    """The range an LSP change replaces as the document reads it (clamped, never reversed), with the byte just
+    before and just after it (they tell whether a \\r and a \\n are brought together)."""
+    low = document.offset_at(range_.start)
+    high = max(document.offset_at(range_.end), low)
+    start, end = document.position_at(low), document.position_at(high)
+    data = document.data
+    lsp_range = types.Range(types.Position(start.line, start.character), types.Position(end.line, end.character))
+    return lsp_range, bytes(data[low - 1 : low]) if low else b"", bytes(data[high : high + 1])
 
 
 def _touch(touched: tuple[int, int] | None, edit: ByteEdit) -> tuple[int, int]:
