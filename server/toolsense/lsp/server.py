@@ -20,6 +20,7 @@ result is published with that version: results for an older version are never pu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import importlib
@@ -28,15 +29,17 @@ import itertools
 import logging
 import re
 import sys
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Generator, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, BinaryIO, TypeVar, cast
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 
@@ -58,6 +61,7 @@ from ..settings import Settings, SettingsProblem
 from . import incremental
 from .convert import ENCODINGS, to_lsp_diagnostic
 from .state import OpenDocument, RawText, ToolMemo
+from .transport import StdioTransport, hard_exit
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +83,8 @@ FEATURE_MODULES = (
 T = TypeVar("T")
 _DISK_CACHE_SIZE = 4
 _MAX_RELATED_FILE_BYTES = 64 * 1024 * 1024
+MIN_MESSAGE_BYTES = 256 * 1024 * 1024
+"""Messages up to this size are always read (a 50 MB file opened is declined with a diagnostic, not dropped)."""
 BACKGROUND_CHECK_BYTES = 1_000_000
 """Full checks of documents larger than this run off the event loop (see `_expensive`)."""
 REGISTRY_SETTLE_MS = 250
@@ -172,6 +178,46 @@ class ToolsenseServer(LanguageServer):
         self.open_canonical: dict[str, str] = {}
         """Canonical uri -> client uri of each open document."""
         self._canonical: dict[str, str] = {}
+        self.exit_code = 0
+
+    # --- the transport ----------------------------------------------------------------------------------
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio with toolsense's own transport (`lsp/transport.py`); the exit code the client earned
+        (LSP: 0 after `shutdown`, else 1) is left in `exit_code`."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        transport = StdioTransport(
+            self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, self.max_message_bytes, self.stop_work
+        )
+        try:
+            self.exit_code = asyncio.run(transport.serve())
+        except BrokenPipeError:
+            log.error("the connection to the client is lost")
+            self.exit_code = 1
+        finally:
+            self.stop_work()
+
+    def max_message_bytes(self) -> int:
+        """The largest message read: a document at the size limit, JSON-escaped, with room to spare."""
+        return max(MIN_MESSAGE_BYTES, 8 * self.max_bytes())
+
+    def stop_work(self) -> None:
+        """The client is gone: no more checks or indexing (a check thread already busy finishes or is cut off
+        by the transport's watchdog)."""
+        if self._stop_event is not None:
+            self._stop_event.set()
+        for od in self.documents.values():
+            if od.timer is not None:
+                od.timer.cancel()
+                od.timer = None
+        for task in list(self.background):
+            if not task.done():
+                with contextlib.suppress(RuntimeError):  # its loop has closed
+                    task.cancel()
+        self.index_generation += 1  # a running indexing loop stops at its next file
+        self.check_executor.shutdown(wait=False, cancel_futures=True)
+        self.index_executor.shutdown(wait=False, cancel_futures=True)
 
     # --- small utilities ------------------------------------------------------------------------------
 
@@ -787,6 +833,9 @@ def run(tcp: str | None, log_level: str = "WARNING") -> int:
             sys.stderr.write(f"toolsense: --tcp expects HOST:PORT, got {tcp!r}\n")
             return 2
         server.start_tcp(host or "127.0.0.1", int(port))
-    else:
-        server.start_io()
-    return 0
+        return 0
+    server.start_io()
+    # The stdin reader is a daemon thread blocked in a read: a normal interpreter shutdown would wait for check
+    # threads still busy and then abort on the reader's lock. Everything worth keeping is flushed: leave now.
+    hard_exit(server.exit_code)
+    return server.exit_code
