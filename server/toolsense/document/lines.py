@@ -120,8 +120,15 @@ class LineTable:
         start, end = self.line_span(data, position.line)
         character = max(position.character, 0)
         chunk = bytes(data[start:end])
-        if chunk.isascii() or encoding == "utf-8":
+        if chunk.isascii():
             return start + min(character, end - start)
+        if encoding == "utf-8":
+            offset = start + min(character, end - start)
+            while offset < end and data[offset] & 0xC0 == 0x80:
+                # Inside a multi-byte character: to its end, as a UTF-16 position inside a surrogate pair goes
+                # (an edit never splits a character, so the text stays the client's).
+                offset += 1
+            return offset
         text = chunk.decode("utf-8", "replace")
         units = 0
         consumed = 0

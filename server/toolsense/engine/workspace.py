@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +26,12 @@ JSON_SUFFIXES = (".json", ".jsonc")
 
 
 def path_to_uri(path: Path) -> str:
-    return path.resolve().as_uri()
+    """The file uri of a path with symlinks resolved; a path that cannot be resolved (a symlink loop) keeps its
+    absolute spelling."""
+    try:
+        return path.resolve().as_uri()
+    except (OSError, RuntimeError):
+        return path.absolute().as_uri()
 
 
 def uri_to_path(uri: str) -> Path | None:
@@ -32,6 +40,47 @@ def uri_to_path(uri: str) -> Path | None:
     from urllib.parse import unquote, urlparse
 
     return Path(unquote(urlparse(uri).path))
+
+
+class NotARegularFile(OSError):
+    """A FIFO, socket, device or folder where a file was expected: reading it could block forever or never end."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(errno.EINVAL, "not a regular file", str(path))
+
+
+class FileTooLarge(OSError):
+    def __init__(self, path: Path, size: int) -> None:
+        super().__init__(errno.EFBIG, "file too large", str(path))
+        self.size = size
+
+
+def read_regular_file(path: Path, max_bytes: int | None = None) -> bytes:
+    """The bytes of a regular file. Anything else raises `NotARegularFile` without blocking: the open is
+    non-blocking (a FIFO without a writer would hang a plain open) and the type is checked again on the open
+    descriptor (the path may have been swapped since the first look)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise NotARegularFile(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with io.FileIO(fd, "rb", closefd=True) as stream:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise NotARegularFile(path)
+        if max_bytes is not None and status.st_size > max_bytes:
+            raise FileTooLarge(path, status.st_size)
+        data = stream.readall()
+    if max_bytes is not None and len(data) > max_bytes:
+        raise FileTooLarge(path, len(data))  # it grew while being read
+    return data
+
+
+def is_regular_or_unknown(path: Path) -> bool:
+    """False only for what is surely not a regular file (FIFO, socket, device); a path that cannot be looked
+    at (a symlink loop, no permission) is kept, so reading it reports why."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 @dataclass
@@ -46,11 +95,11 @@ def load_file(path: Path, max_bytes: int | None = None) -> LoadedFile:
     """Read a file as UTF-8 JSON; unreadable, non-UTF-8 or too-large files give one clear diagnostic."""
     uri = path_to_uri(path)
     try:
-        size = path.stat().st_size
-        if max_bytes is not None and size > max_bytes:
-            message = f"File too large for live checking ({size / 1e6:.1f} MB > {max_bytes / 1e6:.1f} MB limit)"
-            return LoadedFile(path, uri, None, _file_diagnostic("TS003", message, Severity.WARNING))
-        data = path.read_bytes()
+        data = read_regular_file(path, max_bytes)
+    except FileTooLarge as error:
+        size, limit = error.size, max_bytes or 0
+        message = f"File too large for live checking ({size / 1e6:.1f} MB > {limit / 1e6:.1f} MB limit)"
+        return LoadedFile(path, uri, None, _file_diagnostic("TS003", message, Severity.WARNING))
     except OSError as error:
         return LoadedFile(path, uri, None, _file_diagnostic("TS002", f"Cannot read file: {error.strerror}"))
     if data.startswith(b"\xef\xbb\xbf"):
@@ -136,6 +185,8 @@ def iter_json_files(paths: Iterable[Path], settings: Settings) -> Iterator[Path]
                     full = Path(folder) / name
                     if full.is_symlink() and not _inside(path, full):
                         continue  # a link out of the folder (to ~/.aws/…): never read what lies outside
+                    if not is_regular_or_unknown(full):
+                        continue  # a FIFO or device named *.json: reading it would block or never end
                     if not any(glob_match(str(full), g) for g in settings.files.exclude):
                         yield full
 

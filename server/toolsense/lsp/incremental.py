@@ -84,13 +84,30 @@ def _moved(
 
 
 def shift(
-    diagnostics: list[types.Diagnostic], uri: str, edit: types.Range, text: str, encoding: PositionEncoding
+    diagnostics: list[types.Diagnostic],
+    uri: str,
+    edit: types.Range,
+    text: str,
+    encoding: PositionEncoding,
+    before: bytes = b"",
+    after: bytes = b"",
 ) -> list[types.Diagnostic]:
-    """The diagnostics of a document after one incremental change, positions moved with the text."""
+    """The diagnostics of a document after one incremental change, positions moved with the text.
+
+    `before` and `after` are the bytes just before and just after the replaced range (in the text before the
+    edit): a `\r` and a `\n` that the edit brings together count as one line break, not two.
+    """
+    start, end = edit.start, edit.end
+    if after == b"\n" and (text.endswith("\r") or (not text and before == b"\r")):
+        # The inserted (or, after a deletion, the preceding) \r and the \n after the range become one CRLF:
+        # the same lines as when that \n was replaced too.
+        end = types.Position(end.line + 1, 0)
+    if text.startswith("\n") and before == b"\r":
+        # A lone \r and the inserted \n become one CRLF: that \n adds no line.
+        text = text[1:]
     breaks = _line_breaks(text)
     lines = len(breaks)
     tail = _units(text[breaks[-1] :] if breaks else text, encoding)
-    start, end = edit.start, edit.end
 
     def move(range_: types.Range) -> types.Range:
         return types.Range(_moved(range_.start, start, end, lines, tail), _moved(range_.end, start, end, lines, tail))

@@ -132,14 +132,13 @@ def in_workspace(server: ToolsenseServer, path: Path) -> bool:
 
 
 async def reindex_file(server: ToolsenseServer, uri: str) -> None:
-    """A file closed in the editor or changed on disk: read it again."""
+    """A file closed in the editor or changed on disk: read it again (or forget it, when it is not a file of
+    the workspace)."""
     path = uri_to_path(uri)
-    if path is None:
-        return
     uri = server.canonical(uri)
-    if not in_workspace(server, path):
-        return  # a symlink out of the workspace: never read
-    if not path.is_file():
+    if path is None or not in_workspace(server, path) or not path.is_file():
+        # No workspace file speaks for this uri (an untitled buffer, a file outside the folders or a symlink out
+        # of them, which is never read, a file never saved): what its open text defined goes with it.
         server.workspace_files.pop(uri, None)
         changed = not server.is_open(uri) and server.registry.remove_file(uri)
     else:
@@ -191,16 +190,24 @@ def register(server: ToolsenseServer) -> None:
                 continue
             if not path.name.endswith(JSON_SUFFIXES):
                 continue
-            uri = server.canonical(event.uri)
-            server.disk_documents.pop(uri, None)
-            if event.type == types.FileChangeType.Deleted:
-                server.workspace_files.pop(uri, None)
-                changed |= not server.is_open(uri) and server.registry.remove_file(uri)
-            elif not in_workspace(server, path):
-                continue  # a symlink out of the workspace: never read
-            else:
-                changed |= _record(server, *(await _read(server, path)))
+            try:
+                changed |= await _file_event(server, event, path)
+            except Exception:
+                # One odd path (a symlink loop, a file that vanished) never costs the rest of the batch.
+                log.exception("watched file change failed")
         if config_changed:
             await reload_config_file(server)
         if changed:
             server.dependents_changed()
+
+
+async def _file_event(server: ToolsenseServer, event: types.FileEvent, path: Path) -> bool:
+    """Apply one watched-file event to the index; True when the registry changed."""
+    uri = server.canonical(event.uri)
+    server.disk_documents.pop(uri, None)
+    if event.type == types.FileChangeType.Deleted:
+        server.workspace_files.pop(uri, None)
+        return not server.is_open(uri) and server.registry.remove_file(uri)
+    if not in_workspace(server, path):
+        return False  # a symlink out of the workspace: never read
+    return _record(server, *(await _read(server, path)))

@@ -20,6 +20,7 @@ result is published with that version: results for an older version are never pu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import importlib
@@ -28,6 +29,7 @@ import itertools
 import logging
 import re
 import sys
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Generator, Iterable
@@ -37,6 +39,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TypeVar, cast
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 
@@ -51,13 +54,14 @@ from ..engine.context import CheckContext, Fingerprint, ToolRegistry
 from ..engine.findings import Severity, Target
 from ..engine.placement import place
 from ..engine.units import kind_from_path, root_value
-from ..engine.workspace import path_to_uri, tool_infos, uri_to_path
+from ..engine.workspace import path_to_uri, read_regular_file, tool_infos, uri_to_path
 from ..features.providers import CursorQuery
 from ..features.query import UnitIndex, build_hover_query, build_query, index_for
 from ..settings import Settings, SettingsProblem
 from . import incremental
 from .convert import ENCODINGS, to_lsp_diagnostic
 from .state import OpenDocument, RawText, ToolMemo
+from .transport import StdioTransport, hard_exit
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +84,8 @@ FEATURE_MODULES = (
 T = TypeVar("T")
 _DISK_CACHE_SIZE = 4
 _MAX_RELATED_FILE_BYTES = 64 * 1024 * 1024
+MIN_MESSAGE_BYTES = 256 * 1024 * 1024
+"""Messages up to this size are always read (a 50 MB file opened is declined with a diagnostic, not dropped)."""
 BACKGROUND_CHECK_BYTES = 1_000_000
 """Full checks of documents larger than this run off the event loop (see `_expensive`)."""
 REGISTRY_SETTLE_MS = 250
@@ -180,6 +186,46 @@ class ToolsenseServer(LanguageServer):
         self.open_canonical: dict[str, str] = {}
         """Canonical uri -> client uri of each open document."""
         self._canonical: dict[str, str] = {}
+        self.exit_code = 0
+
+    # --- the transport ----------------------------------------------------------------------------------
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio with toolsense's own transport (`lsp/transport.py`); the exit code the client earned
+        (LSP: 0 after `shutdown`, else 1) is left in `exit_code`."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        transport = StdioTransport(
+            self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, self.max_message_bytes, self.stop_work
+        )
+        try:
+            self.exit_code = asyncio.run(transport.serve())
+        except BrokenPipeError:
+            log.error("the connection to the client is lost")
+            self.exit_code = 1
+        finally:
+            self.stop_work()
+
+    def max_message_bytes(self) -> int:
+        """The largest message read: a document at the size limit, JSON-escaped, with room to spare."""
+        return max(MIN_MESSAGE_BYTES, 8 * self.max_bytes())
+
+    def stop_work(self) -> None:
+        """The client is gone: no more checks or indexing (a check thread already busy finishes or is cut off
+        by the transport's watchdog)."""
+        if self._stop_event is not None:
+            self._stop_event.set()
+        for od in self.documents.values():
+            if od.timer is not None:
+                od.timer.cancel()
+                od.timer = None
+        for task in list(self.background):
+            if not task.done():
+                with contextlib.suppress(RuntimeError):  # its loop has closed
+                    task.cancel()
+        self.index_generation += 1  # a running indexing loop stops at its next file
+        self.check_executor.shutdown(wait=False, cancel_futures=True)
+        self.index_executor.shutdown(wait=False, cancel_futures=True)
 
     # --- small utilities ------------------------------------------------------------------------------
 
@@ -244,7 +290,7 @@ class ToolsenseServer(LanguageServer):
             path = uri_to_path(uri)
             try:
                 found = path_to_uri(path) if path is not None else uri
-            except (OSError, ValueError):
+            except (OSError, RuntimeError, ValueError):
                 found = uri
             self._canonical[uri] = found
         return found
@@ -291,6 +337,9 @@ class ToolsenseServer(LanguageServer):
                 range_ = Range(Position(start.line, start.character), Position(end.line, end.character))
             if od.document is not None:
                 seen = od.document.edit_count
+                moved: tuple[types.Range, bytes, bytes] | None = None
+                if range_ is not None and od.fast_ok:
+                    moved = _replaced(od.document, range_)
                 od.document.apply_change(change.text, range_)
                 edits = od.document.edits_since(seen)
                 if range_ is None or edits is None:
@@ -300,8 +349,10 @@ class ToolsenseServer(LanguageServer):
                 if od.index is not None:
                     for edit in edits:
                         od.index.shift(edit)
-                if od.fast_ok and isinstance(change, types.TextDocumentContentChangePartial):
-                    od.diagnostics = incremental.shift(od.diagnostics, od.uri, change.range, change.text, self.encoding)
+                if od.fast_ok and moved is not None:
+                    od.diagnostics = incremental.shift(
+                        od.diagnostics, od.uri, moved[0], change.text, self.encoding, *moved[1:]
+                    )
                 for edit in edits:
                     od.touched = _touch(od.touched, edit)
             else:
@@ -605,12 +656,10 @@ class ToolsenseServer(LanguageServer):
         if cached is not None and cached[0] == stamp:
             self.disk_documents.move_to_end(uri)
             return cached[1]
-        if stat.st_size > min(self.max_bytes(), _MAX_RELATED_FILE_BYTES):
-            return None
         try:
-            data = path.read_bytes()
+            data = read_regular_file(path, min(self.max_bytes(), _MAX_RELATED_FILE_BYTES))
         except OSError:
-            return None
+            return None  # gone, unreadable, too large, or a FIFO (which would block the event loop)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         document = Document(uri, bytearray(data), None, self.encoding)
@@ -697,6 +746,17 @@ class ToolsenseServer(LanguageServer):
         if not roots and params.root_path:
             roots.append(Path(params.root_path))
         self.roots = roots
+
+
+def _replaced(document: Document, range_: Range) -> tuple[types.Range, bytes, bytes]:
+    """The range an LSP change replaces as the document reads it (clamped, never reversed), with the byte just
+    before and just after it (they tell whether a \\r and a \\n are brought together)."""
+    low = document.offset_at(range_.start)
+    high = max(document.offset_at(range_.end), low)
+    start, end = document.position_at(low), document.position_at(high)
+    data = document.data
+    lsp_range = types.Range(types.Position(start.line, start.character), types.Position(end.line, end.character))
+    return lsp_range, bytes(data[low - 1 : low]) if low else b"", bytes(data[high : high + 1])
 
 
 def _touch(touched: tuple[int, int] | None, edit: ByteEdit) -> tuple[int, int]:
@@ -788,6 +848,9 @@ def run(
             sys.stderr.write(f"toolsense: --tcp expects HOST:PORT, got {tcp!r}\n")
             return 2
         server.start_tcp(host or "127.0.0.1", int(port))
-    else:
-        server.start_io(stdin, stdout)
-    return 0
+        return 0
+    server.start_io(stdin, stdout)
+    # The stdin reader is a daemon thread blocked in a read: a normal interpreter shutdown would wait for check
+    # threads still busy and then abort on the reader's lock. Everything worth keeping is flushed: leave now.
+    hard_exit(server.exit_code)
+    return server.exit_code
