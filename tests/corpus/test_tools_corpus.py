@@ -46,6 +46,17 @@ EXPECTED_ERRORS: dict[tuple[str, str], tuple[int, str]] = {
         "test_case_v1.json requires 'get_car_price' (the function's name) but the only property is 'car_name': "
         "no input can satisfy it the way it is meant.",
     ),
+    ("functionary-tests", "TS102"): (
+        17,
+        'the chat request bodies\' assistant `tool_calls` omit `"type": "function"`; the Chat Completions API '
+        "requires it (400 Missing required parameter 'messages[i].tool_calls[j].type'). Found since the tool calls "
+        "inside request bodies are checked.",
+    ),
+    ("functionary-tests", "TS304"): (
+        2,
+        "test_case_v1.json's legacy `function_call`s send {car_name} to get_car_price, whose schema requires "
+        "'get_car_price' (the TS212 bug): the request's calls and its tool disagree.",
+    ),
     ("honeycomb-api-python", "TS230"): (
         2,
         "honeycomb_update_recipient's Slack example uses details.channel; the schema's Slack details are "

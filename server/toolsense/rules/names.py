@@ -48,7 +48,13 @@ MCP_NAME = CATALOG.rule(
     "replace the characters that are not allowed",
 )
 
-DIALECT_PROFILE = {"anthropic": "anthropic", "openai": "openai", "openai-flat": "openai", "mcp": "mcp"}
+DIALECT_PROFILE = {
+    "anthropic": "anthropic",
+    "openai": "openai",
+    "openai-flat": "openai",
+    "mcp": "mcp",
+    "gemini": "gemini",
+}
 
 
 def _sanitized(name: str, profile: str) -> str | None:
@@ -138,10 +144,10 @@ def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
         if unit.kind != "tool" or not isinstance(value, dict):
             continue
         dialect = unit.dialect
-        if dialect == "openai":
-            function = value.get("function")
-            name = function.get("name") if isinstance(function, dict) else None
-        elif dialect in ("anthropic", "mcp", "openai-flat"):
+        if dialect in ("openai", "bedrock"):
+            inner = value.get("function" if dialect == "openai" else "toolSpec")
+            name = inner.get("name") if isinstance(inner, dict) else None
+        elif dialect in ("anthropic", "mcp", "openai-flat", "gemini", "anthropic-server"):
             name = value.get("name")
         else:
             continue
@@ -150,7 +156,7 @@ def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
             if seen != index:
                 duplicates.setdefault(name, [seen]).append(index)
     for name, indexes in duplicates.items():
-        pointers = [(*units[i].pointer, *NAME_KEY[units[i].dialect or "anthropic"]) for i in indexes]
+        pointers = [(*units[i].pointer, *NAME_KEY.get(units[i].dialect or "anthropic", ("name",))) for i in indexes]
         for index, pointer in enumerate(pointers):
             related = tuple(
                 Related(f"'{name}' is also defined here", other) for j, other in enumerate(pointers) if j != index
