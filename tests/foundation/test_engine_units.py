@@ -176,7 +176,8 @@ def test_a_full_text_change_reuses_units_by_content() -> None:
 def test_new_settings_recheck_every_unit() -> None:
     document = Document.from_text("file:///w/x.tools.json", three_tools())
     cache = UnitCache()
-    check_document(document, context(), "tool", cache)
+    first = context()  # kept alive: a freed Settings' address may be reused by the next one
+    check_document(document, first, "tool", cache)
     assert check_document(document, context(Settings()), "tool", cache).checked_units == 3
 
 

@@ -382,10 +382,13 @@ def _recovered_split(error_root: Node, claimer: Claimer, weak: UnitKind | None) 
     objects = [(p, n) for p, n in candidates if n.type == "object"]
     if claimer.forced is None:
         claim = claimer.elements(objects, "file", container=bool(prefix))
-        if claim.kind is None:
-            note = _not_checked(weak) if weak is not None else None
-            return Split(None, "none", [], None, None, None, recovered=True, note=note, hinted=weak is not None)
-        kind: UnitKind = claim.kind
+        # A file broken while typed: what its complete top-level members say, else what its folder suggests.
+        members = {p[0]: _summary(n) for p, n in found if len(p) == 1 and isinstance(p[0], str)}
+        single = detect(members, relaxed=True) if top == "object" and not candidates else None
+        guess = claim.kind or (single.kind if single is not None else None) or weak
+        if guess is None:
+            return Split(None, "none", [], None, None, None, recovered=True)
+        kind: UnitKind = guess
     else:
         kind = claimer.forced
     if not candidates:
@@ -393,6 +396,13 @@ def _recovered_split(error_root: Node, claimer: Claimer, weak: UnitKind | None) 
     shape: Shape = "array" if top == "array" else "wrapper"
     spans = [UnitSpan(kind, p, n, claimer.dialect if kind == "tool" else None) for p, n in candidates]
     return Split(kind, shape, spans, None, None, None, recovered=True)
+
+
+def _summary(node: Node) -> Any:
+    """Enough of a value for `detect`: strings decoded, containers as empty ones of their kind."""
+    if node.type == "string":
+        return string_value(node)
+    return {"object": {"": None}, "array": []}.get(node.type, 0)
 
 
 def read_unit(document: Document, span: UnitSpan) -> Unit:
