@@ -297,7 +297,8 @@ class Claimer:
             inner_pointer = found.inner if found is not None and found.kind == main else ()
             target = _inner_node(node, inner_pointer)
             unit_dialect = self.dialect if main == "tool" and self.dialect is not None else dialect
-            units.append(Claimed(main, (*pointer, *inner_pointer), target, unit_dialect, self.origin(origin)))
+            unit_origin = self.origin("app" if inner_pointer and origin == "file" else origin)
+            units.append(Claimed(main, (*pointer, *inner_pointer), target, unit_dialect, unit_origin))
         return Claim(main, "array", units)
 
     # -- objects --
@@ -328,7 +329,7 @@ class Claimer:
                 continue
             if holder.type == "array":
                 origin: Origin = "request" if request else "file"
-                if key == "tools" and not request and shape.keys() <= LIST_RESULT_KEYS:
+                if key == "tools" and not request and shape.keys() <= LIST_RESULT_KEYS and _mcp_first(holder):
                     origin = "tools_list"
                 claim = self._wrapped((key,), holder, origin, gemini=key in DECLARATIONS)
                 return _with_calls(claim, root, shape) if request else claim
@@ -399,6 +400,12 @@ class Claimer:
             return NOT_OURS
         units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("file")) for key, node in entries]
         return Claim("tool", "wrapper", units)
+
+
+def _mcp_first(array: Node) -> bool:
+    """Whether the first object of a `tools` array is an MCP tool (then `{"tools": [...]}` is a list result)."""
+    first = next((node for node in value_children(array) if node.type == "object"), None)
+    return first is not None and "inputSchema" in skeleton(first)
 
 
 def _inner_node(node: Node, pointer: Pointer) -> Node:
