@@ -204,8 +204,12 @@ def check_document(
             for start, end, message in syntax_errors(document)
         )
     problem = _shape_problem(file_split, kind_hint)
-    if problem is None and file_split.container is not None:
-        problem = ("TS008", file_split.container)
+    if problem is None and file_split.container is not None and file_split.base is not None:
+        message, where = file_split.container
+        start, end = place_bytes(file_split.base, where, "value", None)
+        container = with_severity(Diagnostic(document.range_of(start, end), Severity.ERROR, "TS008", message), ctx)
+        if container is not None:
+            diagnostics.append(container)
     if problem is not None:
         shape_diagnostic = with_severity(_place_file_problem(document, file_split, problem), ctx)
         if shape_diagnostic is not None:

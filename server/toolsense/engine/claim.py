@@ -234,7 +234,7 @@ class Claim:
     kind: UnitKind | None
     shape: Literal["object", "array", "wrapper", "lines", "none"]
     units: list[Claimed]
-    problem: str | None = None
+    problem: tuple[str, Pointer] | None = None
 
 
 NOT_OURS = Claim(None, "none", [])
@@ -338,10 +338,9 @@ class Claimer:
                 if mapped.kind is not None:
                     return mapped
             if request or self.forced is not None:
-                found = {"object": "an object", "string": "a string", "number": "a number"}.get(
-                    holder.type, holder.type
-                )
-                return Claim(self.forced or "tool", "wrapper", [], f"'{key}' must be an array of tools, found {found}")
+                what = _FOUND.get(holder.type, holder.type)
+                problem = (f"'{key}' must be an array of tools, found {what}", (key,))
+                return Claim(self.forced or "tool", "wrapper", [], problem)
         if request and isinstance(shape.get("messages"), list):
             calls = _with_calls(Claim("tool_call", "wrapper", []), root, shape)
             if calls.units:

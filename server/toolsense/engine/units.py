@@ -176,8 +176,8 @@ class Split:
     """Why a file a folder glob points at was not checked (one information diagnostic), else None."""
     hinted: bool = False
     """A folder glob points at the file: its syntax errors are reported even when its content is not ours."""
-    container: str | None = None
-    """A container that is not what it should be (`"tools": "x"` in a request body): one diagnostic."""
+    container: tuple[str, Pointer] | None = None
+    """A container that is not what it should be (`"tools": "x"` in a request body): a message and where."""
 
 
 def root_value(document_node: Node) -> Node | None:

@@ -81,11 +81,12 @@ def _value_at(value: Any, pointer: Pointer) -> Any:
     return value
 
 
-def tool_infos(uri: str, units: Iterable[Unit]) -> list[ToolInfo]:
-    """The registry entries for a file's tool units."""
+def tool_infos(uri: str, units: Iterable[Unit], requests: bool = False) -> list[ToolInfo]:
+    """The registry entries for a file's tool units. A request body's tools are its own (they are checked
+    against its calls, `requests=True`), not definitions the workspace shares."""
     infos: list[ToolInfo] = []
     for unit in units:
-        if unit.kind != "tool" or unit.dialect not in NAME_KEY:
+        if unit.kind != "tool" or unit.dialect not in NAME_KEY or (unit.origin == "request" and not requests):
             continue
         name = _value_at(unit.value, NAME_KEY[unit.dialect])
         if not isinstance(name, str) or not name:

@@ -114,11 +114,13 @@ def tool_name(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             continue
         checked.add(pattern)
         yield from _name_findings(view, profile, explicit)
-    yield from _elsewhere(view, ctx)
+    yield from _elsewhere(view, ctx, unit.origin)
 
 
-def _elsewhere(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
+def _elsewhere(view: ToolView, ctx: CheckContext, origin: str = "file") -> Iterator[Finding]:
     assert view.name is not None
+    if origin == "request":
+        return  # a request body carries its own tools: another file's tool of the same name is no ambiguity
     others = [info for info in ctx.registry.definitions(view.name) if info.uri != ctx.uri]
     if not others:
         return

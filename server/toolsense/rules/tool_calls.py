@@ -215,18 +215,24 @@ def request_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     from ..engine.workspace import tool_infos
 
     tools = [u for u in units if u.kind == "tool"]
-    if not tools or any(u.dialect is None or u.dialect == "anthropic-server" for u in tools):
-        return  # no tools to check against, or built-in tools whose names and inputs are the provider's
+    if not tools:
+        return
+    # A provider's built-in tools: Anthropic's server tools have fixed names (their calls are the provider's to
+    # check); OpenAI's (code_interpreter, file_search) are called by names the request does not spell.
+    server_names = {u.value.get("name") for u in tools if u.dialect == "anthropic-server" and isinstance(u.value, dict)}
+    built_in = any(u.dialect is None for u in tools)
     registry = ToolRegistry()
-    registry.set_file(ctx.uri, tool_infos(ctx.uri, tools))
+    registry.set_file(ctx.uri, tool_infos(ctx.uri, tools, requests=True))
     own = CheckContext(ctx.settings, registry, ctx.uri, ctx.trusted, ctx.models)
     for unit in calls:
         assert unit.dialect is not None
         name_pointer, input_pointer = _NAME_AND_INPUT[unit.dialect]
         name = value_at(unit.value, name_pointer)
-        if not isinstance(name, str) or value_at(unit.value, input_pointer) is None:
+        if not isinstance(name, str) or value_at(unit.value, input_pointer) is None or name in server_names:
             continue
         for finding in check_call(unit, own, name, name_pointer, input_pointer):
+            if finding.code == UNKNOWN_TOOL.code and built_in:
+                continue
             if finding.code == UNKNOWN_TOOL.code and ": no tool of that name" in finding.message:
                 head = finding.message.split(": no tool of that name", 1)[0]
                 finding = replace(
