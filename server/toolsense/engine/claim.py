@@ -365,9 +365,7 @@ class Claimer:
         items = [((*prefix, i), node) for i, node in enumerate(value_children(array))]
         if not items:
             return Claim(kind or self.forced or "tool", "wrapper", [])
-        claimer = Claimer(
-            kind or self.forced or "tool", self.relaxed, self.dialect or (Dialect.GEMINI if gemini else None)
-        )
+        claimer = Claimer(kind or self.forced or "tool", self.relaxed, self.dialect)
         if self.forced is None and kind is None:
             # Known to hold tools, yet its entries must still look like tools of some dialect.
             probe = Claimer(None, self.relaxed, self.dialect).elements(items, origin, container=True)
