@@ -25,6 +25,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 SeverityName = Literal["error", "warning", "information", "hint", "off"]
 ProfileName = Literal["anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp"]
+DialectName = Literal["openai", "openai-flat", "anthropic", "mcp", "gemini", "bedrock"]
 
 DEFAULT_TOOL_GLOBS = ("**/*.tool.json", "**/*.tools.json", "**/tools/*.json")
 DEFAULT_AUTOMATION_GLOBS = ("**/*.automation.json", "**/automations/*.json")
@@ -78,6 +79,9 @@ class FilesSettings(_Section):
     tool_definitions: tuple[str, ...] = Field(default=(), description="Extra globs for tool-definition files.")
     automations: tuple[str, ...] = Field(default=(), description="Extra globs for automation files.")
     tool_calls: tuple[str, ...] = Field(default=(), description="Extra globs for tool-call files.")
+    dialects: dict[str, DialectName] = Field(
+        default_factory=dict, description="Glob -> dialect: the matching files are tool definitions of that dialect."
+    )
     exclude: tuple[str, ...] = Field(default=("**/node_modules/**", "**/.git/**", "**/.venv/**"))
 
 

@@ -19,7 +19,11 @@ from toolsense.engine.workspace import Workspace
 from toolsense.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
+# Next to the checkout (../shared), or next to the folder of worktrees (../../shared).
+CORPUS = next(
+    (p / "shared" / "corpus" for p in ROOT.parents[:2] if (p / "shared" / "corpus").is_dir()),
+    ROOT.parent / "shared" / "corpus",
+)
 
 pytestmark = [
     pytest.mark.corpus,
@@ -41,6 +45,17 @@ EXPECTED_ERRORS: dict[tuple[str, str], tuple[int, str]] = {
         1,
         "test_case_v1.json requires 'get_car_price' (the function's name) but the only property is 'car_name': "
         "no input can satisfy it the way it is meant.",
+    ),
+    ("functionary-tests", "TS102"): (
+        17,
+        'the chat request bodies\' assistant `tool_calls` omit `"type": "function"`; the Chat Completions API '
+        "requires it (400 Missing required parameter 'messages[i].tool_calls[j].type'). Found since the tool calls "
+        "inside request bodies are checked.",
+    ),
+    ("functionary-tests", "TS304"): (
+        2,
+        "test_case_v1.json's legacy `function_call`s send {car_name} to get_car_price, whose schema requires "
+        "'get_car_price' (the TS212 bug): the request's calls and its tool disagree.",
     ),
     ("honeycomb-api-python", "TS230"): (
         2,
@@ -70,7 +85,7 @@ Automation files and their codes (TS4xx–TS6xx) are the automation rules' corpu
 
 
 def _files() -> list[Path]:
-    # realworld/ is checked in its repositories' own layout by its own test; its paths matter there.
+    # realworld/ has its own test (test_realworld.py), checked in its repositories' layout.
     return sorted(
         p
         for p in CORPUS.rglob("*")

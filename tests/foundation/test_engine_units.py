@@ -12,7 +12,7 @@ from toolsense.document.document import Document
 from toolsense.document.lines import Position, Range
 from toolsense.engine.checker import UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
-from toolsense.engine.units import kind_from_path, split
+from toolsense.engine.units import kind_from_path, split, weak_hint
 from toolsense.settings import Settings, settings_from_mapping
 from toolsense.usermodels import ModelRegistry
 
@@ -27,22 +27,26 @@ def tool(name: str, **extra: object) -> str:
 
 
 @pytest.mark.parametrize(
-    ("path", "kind"),
+    ("path", "kind", "weak"),
     [
-        ("/w/weather.tool.json", "tool"),
-        ("/w/all.tools.json", "tool"),
-        ("/w/tools/weather.json", "tool"),
-        ("/w/tools/nested/weather.json", None),  # `**/tools/*.json`: direct children only
-        ("/w/x.automation.json", "automation"),
-        ("/w/automations/x.json", "automation"),
-        ("/w/x.toolcall.json", "tool_call"),
-        ("/w/calls/x.json", "tool_call"),
-        ("/w/package.json", None),
-        ("C:\\w\\tools\\x.json", "tool"),
+        ("/w/weather.tool.json", "tool", None),
+        ("/w/all.tools.json", "tool", None),
+        ("/w/tools/weather.json", None, "tool"),  # a folder glob only lowers the bar: the content decides
+        ("/w/tools/nested/weather.json", None, None),  # `**/tools/*.json`: direct children only
+        ("/w/x.automation.json", "automation", None),
+        ("/w/automations/x.json", None, "automation"),
+        ("/w/x.toolcall.json", "tool_call", None),
+        ("/w/calls/x.json", None, "tool_call"),
+        ("/w/package.json", None, None),
     ],
 )
-def test_default_globs(path: str, kind: str | None) -> None:
+def test_default_globs(path: str, kind: str | None, weak: str | None) -> None:
     assert kind_from_path(path, Settings()) == kind
+    assert weak_hint(f"file://{path}") == weak
+
+
+def test_folder_globs_match_windows_paths() -> None:
+    assert weak_hint("file:///C:/w/tools/x.json") == "tool"
 
 
 def test_settings_globs_come_before_the_defaults_and_exclude_wins() -> None:
@@ -51,7 +55,8 @@ def test_settings_globs_come_before_the_defaults_and_exclude_wins() -> None:
     )
     assert not problems
     assert kind_from_path("/w/tools/special.json", settings) == "automation"
-    assert kind_from_path("/w/tools/other.json", settings) == "tool"
+    assert kind_from_path("/w/tools/other.json", settings) is None  # the folder glob only suggests
+    assert kind_from_path("/w/x.tool.json", settings) == "tool"
     assert kind_from_path("/w/tools/skip.json", settings) is None
 
 

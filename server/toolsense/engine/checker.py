@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from tree_sitter import Node
 
@@ -21,7 +22,7 @@ from .catalog import CATALOG, UnitKind
 from .context import CheckContext, Fingerprint
 from .findings import MAX_RELATED, Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
-from .units import Split, Unit, UnitSpan, read_unit, split, with_dialects
+from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
 
 log = logging.getLogger(__name__)
 
@@ -188,8 +189,14 @@ def check_document(
     edits = document.edits_since(cache.seen_edits) if cache.document_serial == document.serial else None
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
     document.checked_edit_count = document.edit_count
-    file_split = split(document, kind_hint)
+    path = uri_path(ctx.uri or document.uri)
+    file_split = split(document, kind_hint, forced_dialect(path, ctx.settings) if path else None)
     diagnostics: list[Diagnostic] = []
+    if file_split.kind is None and kind_hint is None:
+        # Not ours: nothing at all, except why a file a folder glob points at was not checked (and its syntax).
+        if file_split.hinted:
+            diagnostics.extend(_not_ours(document, file_split, ctx))
+        return FileReport(None, diagnostics, [], [], file_split, 0)
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
     if syntax_severity is not None:
         diagnostics.extend(
@@ -197,6 +204,12 @@ def check_document(
             for start, end, message in syntax_errors(document)
         )
     problem = _shape_problem(file_split, kind_hint)
+    if problem is None and file_split.container is not None and file_split.base is not None:
+        message, where = file_split.container
+        start, end = place_bytes(file_split.base, where, "value", None)
+        container = with_severity(Diagnostic(document.range_of(start, end), Severity.ERROR, "TS008", message), ctx)
+        if container is not None:
+            diagnostics.append(container)
     if problem is not None:
         shape_diagnostic = with_severity(_place_file_problem(document, file_split, problem), ctx)
         if shape_diagnostic is not None:
@@ -285,7 +298,18 @@ def _moved(unit: Unit, pointer: Pointer, delta: int) -> Unit:
     problem = unit.problem
     if problem is not None and delta:
         problem = dataclasses.replace(problem, start=problem.start + delta, end=problem.end + delta)
-    return Unit(unit.kind, pointer, unit.value, unit.dialect, unit.start + delta, unit.end + delta, unit.clean, problem)
+    return Unit(
+        unit.kind,
+        pointer,
+        unit.value,
+        unit.dialect,
+        unit.start + delta,
+        unit.end + delta,
+        unit.clean,
+        problem,
+        unit.origin,
+        unit.container_dialect,
+    )
 
 
 class _Placer:
@@ -373,6 +397,28 @@ class _Placer:
             return None
         found = self.resolver(related.uri, related.pointer, related.target)
         return RelatedLocation(related.uri, found, related.message) if found is not None else None
+
+
+def _not_ours(document: Document, file_split: Split, ctx: CheckContext) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
+    if syntax_severity is not None:
+        found.extend(
+            Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
+            for start, end, message in syntax_errors(document)
+        )
+    if file_split.note is not None and not found:
+        note = with_severity(_place_file_problem(document, file_split, ("TS007", file_split.note)), ctx)
+        if note is not None:
+            found.append(note)
+    return found
+
+
+def uri_path(uri: str) -> str | None:
+    """The file system path of a `file:` uri (settings globs match paths), else None."""
+    if not uri.startswith("file:"):
+        return None
+    return unquote(urlparse(uri).path)
 
 
 def _shape_problem(file_split: Split, kind_hint: UnitKind | None) -> tuple[str, str] | None:

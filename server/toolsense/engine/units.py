@@ -8,8 +8,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import unquote, urlparse
 
 from tree_sitter import Node
 
@@ -22,31 +24,27 @@ from ..document.jsontree import (
     document_values,
     member,
     pair_key,
-    pairs,
     string_value,
     to_value,
     value_children,
 )
+from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from . import regexes
 from .catalog import UnitKind
+from .claim import NOT_OURS, Claim, Claimer, Origin, conversation, detect
+
+_DEFAULTS: tuple[tuple[UnitKind, tuple[str, ...]], ...] = (
+    ("automation", DEFAULT_AUTOMATION_GLOBS),
+    ("tool_call", DEFAULT_TOOL_CALL_GLOBS),
+    ("tool", DEFAULT_TOOL_GLOBS),
+)
+_FOLDER_GLOBS = tuple((kind, tuple(g for g in globs if not g.startswith("**/*."))) for kind, globs in _DEFAULTS)
+"""Default globs by folder (`**/tools/*.json`): folders of that name hold all sorts of JSON, so they only lower
+the bar. The globs by file name (`**/*.tool.json`) are the user's own declaration: they force the kind."""
+_NAME_GLOBS = tuple((kind, tuple(g for g in globs if g.startswith("**/*."))) for kind, globs in _DEFAULTS)
 
 Shape = Literal["object", "array", "wrapper", "lines", "none"]
-
-TOOL_KEYS = frozenset({"input_schema", "inputSchema", "parameters", "function"})
-AUTOMATION_KEYS = frozenset({"trigger_type", "trigger_config"})
-SKIPPED_TOOL_TYPES_PREFIXES = (
-    "file_search",
-    "code_interpreter",
-    "web_search",
-    "computer",
-    "bash",
-    "text_editor",
-    "image_generation",
-    "mcp",
-    "local_shell",
-    "memory",
-)
 
 
 def glob_match(path: str, pattern: str) -> bool:
@@ -55,21 +53,30 @@ def glob_match(path: str, pattern: str) -> bool:
 
 
 def kind_from_path(path: str, settings: Settings) -> UnitKind | None:
-    """Settings globs first, then the defaults."""
+    """The kind the settings' globs, then the default globs by file name, force on this file (None: the content
+    decides; see `weak_hint` for the folder globs)."""
     files = settings.files
     if any(glob_match(path, g) for g in files.exclude):
         return None
-    sources: list[tuple[UnitKind, tuple[str, ...], tuple[str, ...]]] = [
-        ("automation", files.automations, DEFAULT_AUTOMATION_GLOBS),
-        ("tool_call", files.tool_calls, DEFAULT_TOOL_CALL_GLOBS),
-        ("tool", files.tool_definitions, DEFAULT_TOOL_GLOBS),
+    sources: list[tuple[UnitKind, tuple[str, ...]]] = [
+        ("automation", files.automations),
+        ("tool_call", files.tool_calls),
+        ("tool", (*files.tool_definitions, *files.dialects)),
     ]
-    for kind, user, _ in sources:
+    for kind, user in sources:
         if any(glob_match(path, g) for g in user):
             return kind
-    for kind, _, default in sources:
+    for kind, default in _NAME_GLOBS:
         if any(glob_match(path, g) for g in default):
             return kind
+    return None
+
+
+def forced_dialect(path: str, settings: Settings) -> str | None:
+    """The dialect `[tool.toolsense.files] dialects` ({glob = dialect}) forces on this file's tools."""
+    for pattern, dialect in settings.files.dialects.items():
+        if glob_match(path, pattern):
+            return dialect
     return None
 
 
@@ -80,6 +87,9 @@ class UnitSpan:
     kind: UnitKind
     pointer: Pointer
     node: Node
+    dialect: str | None = None
+    """The dialect the unit's container decides (Gemini `functionDeclarations`, a forced dialect), else None."""
+    origin: Origin = "file"
 
 
 @dataclass(frozen=True)
@@ -109,6 +119,15 @@ class Unit:
     derived: dict[str, Any] = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
     """What rules compute from this unit alone (its content digest, its tool view), kept with the unit so every
     rule family reuses it; a new unit (any change) starts empty."""
+    origin: Origin = "file"
+    """Where the unit sits (`engine.claim.Origin`): a request body and an MCP `tools/list` result are sent as-is."""
+    container_dialect: str | None = None
+    """The dialect the unit's container decides; `with_dialects` keeps it over the unit's own keys."""
+
+    @property
+    def sent_as_is(self) -> bool:
+        """Whether the unit is known to reach the provider or client exactly as written."""
+        return self.origin in ("request", "tools_list", "forced")
 
 
 @dataclass(frozen=True)
@@ -123,40 +142,18 @@ class Split:
     tree-sitter could not parse the file as a whole (units were recovered from its fragments)."""
     recovered: bool = False
     """True when the document's root is an ERROR node and the units are the complete values found in it."""
+    note: str | None = None
+    """Why a file a folder glob points at was not checked (one information diagnostic), else None."""
+    hinted: bool = False
+    """A folder glob points at the file: its syntax errors are reported even when its content is not ours."""
+    container: tuple[str, Pointer] | None = None
+    """A container that is not what it should be (`"tools": "x"` in a request body): a message and where."""
 
 
 def root_value(document_node: Node) -> Node | None:
     for child in document_node.named_children:
         if child.type not in ("comment", "ERROR"):
             return child
-    return None
-
-
-def _keys(obj: Node) -> set[str]:
-    return {key for pair in pairs(obj) if (key := pair_key(pair)) is not None}
-
-
-def _sniff_object(obj: Node) -> UnitKind | None:
-    keys = _keys(obj)
-    if keys & AUTOMATION_KEYS or ("actions" in keys and "trigger_type" in keys):
-        return "automation"
-    type_pair = member(obj, "type")
-    type_value = None
-    if type_pair is not None and (value := type_pair.child_by_field_name("value")) is not None:
-        type_value = string_value(value)
-    arguments = _member_value(obj, "arguments")
-    if type_value == "tool_use" or (
-        arguments is not None and arguments.type in ("string", "object") and "name" in keys and "parameters" not in keys
-    ):
-        return "tool_call"
-    if type_value == "function" and "function" in keys:
-        function = member(obj, "function")
-        inner = function.child_by_field_name("value") if function is not None else None
-        if inner is not None and inner.type == "object" and "arguments" in _keys(inner):
-            return "tool_call"
-        return "tool"
-    if keys & TOOL_KEYS:
-        return "tool"
     return None
 
 
@@ -175,17 +172,8 @@ def schema_kind(obj: Node) -> UnitKind | None:
         return "automation"
     if "call" in name:
         return "tool_call"
-    if "tool" in name:
+    if "tool" in name and "manifest" not in name:
         return "tool"
-    return None
-
-
-def _array_kind(array: Node) -> UnitKind | None:
-    for index, element in enumerate(value_children(array)):
-        if index >= 8:
-            break
-        if element.type == "object" and (kind := _sniff_object(element)) is not None:
-            return kind
     return None
 
 
@@ -194,59 +182,80 @@ def _member_value(obj: Node, key: str) -> Node | None:
     return pair.child_by_field_name("value") if pair is not None else None
 
 
-def split(document: Document, kind_hint: UnitKind | None) -> Split:
-    """The file's kind, shape and units."""
+def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = None) -> Split:
+    """The file's kind, shape and units.
+
+    kind_hint: a kind the settings or the file's name force (every unit is claimed); without one, the content
+    decides, with a lower bar when a folder glob (`**/tools/*.json`) points at the file. dialect: a dialect the
+    settings force on the file's tools.
+    """
+    weak = weak_hint(document.uri) if kind_hint is None else None
+    forced_dialect = as_dialect(dialect)
+    claimer = Claimer(kind_hint, weak is not None, forced_dialect)
     top = document.root
     if top.type == "ERROR":
-        return _recovered_split(top, kind_hint)
+        return _recovered_split(top, claimer, weak)
     values = document_values(top)
     if not values:
         errors = [child for child in top.named_children if child.type == "ERROR"]
         whole = next((e for e in errors if e.child_count and e.children[0].type in ("{", "[")), None)
         if whole is not None:
-            return _recovered_split(whole, kind_hint)  # tree-sitter could not parse the text as a whole
+            return _recovered_split(whole, claimer, weak)  # tree-sitter could not parse the text as a whole
         if errors:
-            return Split(kind_hint, "none", [], None, None, top)  # nothing but syntax errors
-        return Split(kind_hint, "none", [], None, "empty", top)
+            return Split(kind_hint, "none", [], None, None, top, hinted=weak is not None)  # only syntax errors
+        return Split(kind_hint, "none", [], None, "empty" if kind_hint else None, top)
     root = values[0]
-    if root.type == "object" and len(values) == 1:
-        kind_hint = kind_hint or schema_kind(root)
+    if root.type == "object" and len(values) == 1 and kind_hint is None and (named := schema_kind(root)):
+        claimer = Claimer(named, False, forced_dialect)
     if len(values) > 1:
-        # JSON Lines: one unit per top-level value.
-        kind = kind_hint or next((k for v in values[:8] if v.type == "object" and (k := _sniff_object(v))), None)
-        if kind is None:
-            return Split(None, "lines", [], root, None, top)
-        return Split(kind, "lines", [UnitSpan(kind, (i,), node) for i, node in enumerate(values)], root, None, top)
+        claim = claimer.elements([((i,), node) for i, node in enumerate(values)], "file")
+        return _from_claim(claim, "lines", root, top, weak)
     if root.type == "array":
-        kind = kind_hint or _array_kind(root)
-        if kind is None:
-            return Split(None, "array", [], root, None, root)
-        spans = [UnitSpan(kind, (i,), node) for i, node in enumerate(value_children(root))]
-        return Split(kind, "array", spans, root, None, root)
+        items = [((i,), node) for i, node in enumerate(value_children(root))]
+        claim = claimer.elements(items, "file")
+        if claim.kind is None and claimer.forced is None:
+            claim = conversation(items)
+        return _from_claim(claim, "array", root, root, weak)
     if root.type != "object":
-        return Split(kind_hint, "none", [], root, root.type, root)
-    for wrapper, kind_of in _WRAPPERS:
-        inner = _member_value(root, wrapper)
-        if inner is not None and inner.type == "array":
-            wrapped: UnitKind = kind_hint or kind_of
-            spans = [UnitSpan(wrapped, (wrapper, i), n) for i, n in enumerate(value_children(inner))]
-            return Split(wrapped, "wrapper", spans, root, None, root)
-    result = _member_value(root, "result")
-    if result is not None and result.type == "object":
-        tools = _member_value(result, "tools")
-        if tools is not None and tools.type == "array":
-            spans = [UnitSpan("tool", ("result", "tools", i), n) for i, n in enumerate(value_children(tools))]
-            return Split("tool", "wrapper", spans, root, None, root)
-    sniffed = _sniff_object(root)
-    kind = kind_hint or sniffed
-    if kind is None:
-        return Split(None, "object", [], root, None, root)
-    return Split(kind, "object", [UnitSpan(kind, (), root)], root, None, root)
+        if claimer.forced is not None:
+            return Split(claimer.forced, "none", [], root, root.type, root)
+        return _from_claim(NOT_OURS, "none", root, root, weak)
+    claim = claimer.root_object(root)
+    return _from_claim(claim, claim.shape if claim.kind is not None else "object", root, root, weak)
 
 
-_WRAPPERS: tuple[tuple[str, UnitKind], ...] = (("tools", "tool"), ("functions", "tool"), ("automations", "automation"))
+def _from_claim(claim: Claim, shape: Shape, root: Node, base: Node, weak: UnitKind | None) -> Split:
+    if claim.kind is None:
+        note = _not_checked(weak) if weak is not None else None
+        return Split(None, shape, [], root, None, base, note=note, hinted=weak is not None)
+    spans = [UnitSpan(u.kind, u.pointer, u.node, u.dialect, u.origin) for u in claim.units]
+    return Split(
+        claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, container=claim.problem
+    )
 
 
+def _not_checked(kind: UnitKind) -> str:
+    what = {"tool": "tool definitions", "automation": "an automation", "tool_call": "tool calls"}[kind]
+    setting = {"tool": "tool_definitions", "automation": "automations", "tool_call": "tool_calls"}[kind]
+    return (
+        f"Not checked: the folder suggests {what}, but the content has the shape of no known dialect (a tool needs "
+        f"a name and input_schema, inputSchema, parameters, function or toolSpec); to check it anyway, add its path "
+        f"to [tool.toolsense.files] {setting}"
+    )
+
+
+def weak_hint(uri: str) -> UnitKind | None:
+    """The kind a default folder glob (`**/tools/*.json`) suggests for this file: it lowers the bar, never forces."""
+    if not uri.startswith("file:"):
+        return None
+    path = unquote(urlparse(uri).path)
+    for kind, globs in _FOLDER_GLOBS:
+        if any(glob_match(path, g) for g in globs):
+            return kind
+    return None
+
+
+_WRAPPERS = ("tools", "functions", "functionDeclarations", "automations")
 _MAX_UNIT_DEPTH = 3
 
 
@@ -321,28 +330,49 @@ def fragments(error_root: Node) -> tuple[str | None, list[tuple[Pointer, Node]]]
     return top, found
 
 
-def _recovered_split(error_root: Node, kind_hint: UnitKind | None) -> Split:
+def _recovered_split(error_root: Node, claimer: Claimer, weak: UnitKind | None) -> Split:
     top, found = fragments(error_root)
     candidates: list[tuple[Pointer, Node]] = []
+    prefix: Pointer = ()
     if top == "array":
         candidates = [(p, n) for p, n in found if len(p) == 1]
     elif top == "object":
-        for wrapper, _ in _WRAPPERS:
+        for wrapper in _WRAPPERS:
             whole = next((n for p, n in found if p == (wrapper,) and n.type == "array"), None)
             if whole is not None:
                 candidates = [((wrapper, i), n) for i, n in enumerate(value_children(whole))]
             else:
                 candidates = [(p, n) for p, n in found if len(p) == 2 and p[0] == wrapper]
             if candidates:
+                prefix = (wrapper,)
                 break
         if not candidates:
             candidates = [(p, n) for p, n in found if len(p) == 3 and p[:2] == ("result", "tools")]
-    objects = [n for _, n in candidates if n.type == "object"]
-    kind = kind_hint or next((k for n in objects[:8] if (k := _sniff_object(n)) is not None), None)
-    if kind is None or not candidates:
+            prefix = ("result", "tools")
+    objects = [(p, n) for p, n in candidates if n.type == "object"]
+    if claimer.forced is None:
+        claim = claimer.elements(objects, "file", container=bool(prefix))
+        # A file broken while typed: what its complete top-level members say, else what its folder suggests.
+        members = {p[0]: _summary(n) for p, n in found if len(p) == 1 and isinstance(p[0], str)}
+        single = detect(members, relaxed=True) if top == "object" and not candidates else None
+        guess = claim.kind or (single.kind if single is not None else None) or weak
+        if guess is None:
+            return Split(None, "none", [], None, None, None, recovered=True)
+        kind: UnitKind = guess
+    else:
+        kind = claimer.forced
+    if not candidates:
         return Split(kind, "none", [], None, None, None, recovered=True)
     shape: Shape = "array" if top == "array" else "wrapper"
-    return Split(kind, shape, [UnitSpan(kind, p, n) for p, n in candidates], None, None, None, recovered=True)
+    spans = [UnitSpan(kind, p, n, claimer.dialect if kind == "tool" else None) for p, n in candidates]
+    return Split(kind, shape, spans, None, None, None, recovered=True)
+
+
+def _summary(node: Node) -> Any:
+    """Enough of a value for `detect`: strings decoded, containers as empty ones of their kind."""
+    if node.type == "string":
+        return string_value(node)
+    return {"object": {"": None}, "array": []}.get(node.type, 0)
 
 
 def read_unit(document: Document, span: UnitSpan) -> Unit:
@@ -382,11 +412,25 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
                 return _unreadable(span, _too_deep(too_deep.offset))
             if not node.has_error and isinstance(failure, json.JSONDecodeError):
                 problem = _json_problem(failure, start)
-    return Unit(span.kind, span.pointer, value, None, start, node.end_byte, clean, problem)
+    return Unit(
+        span.kind, span.pointer, value, span.dialect, start, node.end_byte, clean, problem, span.origin, span.dialect
+    )
 
 
 def _unreadable(span: UnitSpan, problem: UnitProblem) -> Unit:
-    return Unit(span.kind, span.pointer, None, None, span.node.start_byte, span.node.end_byte, False, problem)
+    node = span.node
+    return Unit(
+        span.kind,
+        span.pointer,
+        None,
+        span.dialect,
+        node.start_byte,
+        node.end_byte,
+        False,
+        problem,
+        span.origin,
+        span.dialect,
+    )
 
 
 _COMMENT_OR_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?')
@@ -438,57 +482,60 @@ def _json_problem(error: json.JSONDecodeError, base: int) -> UnitProblem:
 
 
 def tool_dialect(value: Any) -> str | None:
-    """Which provider's tool shape this is; None for things that are not function tools."""
+    """Which provider's tool shape this is; None for things that are not function tools (a provider's built-in
+    tool); "unknown" when nothing tells (the file's dominant dialect applies)."""
     if not isinstance(value, dict):
         return None
-    kind = value.get("type")
-    if "inputSchema" in value:
-        return "mcp"
-    if "input_schema" in value:
-        return "anthropic"
-    if isinstance(value.get("function"), dict) or (kind == "function" and "function" in value):
-        return "openai"
-    if "parameters" in value:
-        return "openai-flat"
-    if isinstance(kind, str) and kind not in ("function", "custom"):
-        return None  # built-in / server tools (file_search, web_search_20250305, …)
+    found = detect(value, relaxed=True)
+    if found is not None and found.kind == "tool" and not found.inner:
+        return found.dialect
     if isinstance(value.get("arguments"), list):
         return None  # Docker MCP catalog entries: a different format
+    kind = value.get("type")
+    if isinstance(kind, str) and kind not in ("function", "custom"):
+        return None  # a provider's built-in tool, or nothing a tool dialect knows
     return "unknown"
 
 
 def call_dialect(value: Any) -> str | None:
     if not isinstance(value, dict):
         return None
-    if value.get("type") == "tool_use" or ("input" in value and "name" in value):
-        return "anthropic-call"
-    if isinstance(value.get("function"), dict):
-        return "openai-call"
-    if isinstance(value.get("arguments"), (str, dict)):
-        return "openai-flat-call"
+    found = detect(value, relaxed=True)
+    if found is not None and found.kind == "tool_call":
+        return found.dialect
+    if "input" in value and "name" in value:
+        return Dialect.ANTHROPIC_CALL
     if isinstance(value.get("arguments"), list):
         return None
-    return "input"
+    return Dialect.INPUT
 
 
 def with_dialects(units: list[Unit]) -> list[Unit]:
-    """Give each unit its dialect; tools without telling keys take the file's dominant dialect."""
+    """Give each unit its dialect: the one its container decides, else its own keys'; tools without telling
+    keys take the file's dominant dialect; flat functions beside Gemini declarations are Gemini's."""
     result: list[Unit] = []
     dialects: list[str | None] = []
     for unit in units:
-        if unit.kind == "tool":
+        if unit.container_dialect is not None:
+            dialects.append(unit.container_dialect)
+        elif unit.kind == "tool":
             dialects.append(tool_dialect(unit.value))
         elif unit.kind == "tool_call":
             dialects.append(call_dialect(unit.value))
         else:
-            dialects.append("automation")
+            dialects.append(Dialect.AUTOMATION)
     known = [d for d in dialects if d not in (None, "unknown")]
-    dominant: str | None = max(set(known), key=known.count) if known else "anthropic"
+    dominant: str | None = Counter(known).most_common(1)[0][0] if known else Dialect.ANTHROPIC
     if any(isinstance(u.value, dict) and isinstance(u.value.get("arguments"), list) for u in units if u.kind == "tool"):
         dominant = None  # a Docker MCP catalog: bare {name, description} entries are not tool definitions
+    gemini = Dialect.GEMINI in known
     for unit, dialect in zip(units, dialects, strict=True):
         if dialect == "unknown":
-            dialect = dominant
+            dialect = dominant if unit.kind == "tool" else dialect
+        if gemini and dialect == Dialect.OPENAI_FLAT and unit.container_dialect is None:
+            dialect = Dialect.GEMINI
+        if isinstance(dialect, str) and not isinstance(dialect, Dialect):
+            dialect = as_dialect(dialect) or dialect
         # Cached units usually have their dialect already: skip the copy (this loop runs on every keystroke).
         result.append(unit if unit.dialect == dialect else dataclasses.replace(unit, dialect=dialect))
     return result

@@ -14,15 +14,15 @@ from typing import Any
 from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..document.lines import LineTable, Position, Range
-from ..models.definitions import DESCRIPTION_KEY, NAME_KEY, SCHEMA_KEY
+from ..models.definitions import DESCRIPTION_KEY, NAME_KEY, schema_pointer
 from ..settings import Settings
 from .catalog import UnitKind
 from .checker import Diagnostic, FileReport, UnitCache, check_document, with_severity
 from .context import CheckContext, ToolInfo, ToolRegistry
 from .findings import Severity
-from .units import Unit, kind_from_path, read_unit, split, with_dialects
+from .units import Unit, forced_dialect, kind_from_path, read_unit, split, with_dialects
 
-JSON_SUFFIXES = (".json", ".jsonc")
+JSON_SUFFIXES = (".json", ".jsonc", ".jsonl")
 
 
 def path_to_uri(path: Path) -> str:
@@ -130,16 +130,17 @@ def _value_at(value: Any, pointer: Pointer) -> Any:
     return value
 
 
-def tool_infos(uri: str, units: Iterable[Unit]) -> list[ToolInfo]:
-    """The registry entries for a file's tool units."""
+def tool_infos(uri: str, units: Iterable[Unit], requests: bool = False) -> list[ToolInfo]:
+    """The registry entries for a file's tool units. A request body's tools are its own (they are checked
+    against its calls, `requests=True`), not definitions the workspace shares."""
     infos: list[ToolInfo] = []
     for unit in units:
-        if unit.kind != "tool" or unit.dialect not in NAME_KEY:
+        if unit.kind != "tool" or unit.dialect not in NAME_KEY or (unit.origin == "request" and not requests):
             continue
         name = _value_at(unit.value, NAME_KEY[unit.dialect])
         if not isinstance(name, str) or not name:
             continue
-        schema = _value_at(unit.value, SCHEMA_KEY[unit.dialect])
+        schema = _value_at(unit.value, schema_pointer(unit.dialect, unit.value))
         output = _value_at(unit.value, ("outputSchema",)) if unit.dialect == "mcp" else None
         description = _value_at(unit.value, DESCRIPTION_KEY[unit.dialect])
         infos.append(
@@ -152,15 +153,15 @@ def tool_infos(uri: str, units: Iterable[Unit]) -> list[ToolInfo]:
                 input_schema=schema if isinstance(schema, dict) else None,
                 output_schema=output if isinstance(output, dict) else None,
                 description=description if isinstance(description, str) else None,
-                schema_pointer=(*unit.pointer, *SCHEMA_KEY[unit.dialect]),
+                schema_pointer=(*unit.pointer, *schema_pointer(unit.dialect, unit.value)),
             )
         )
     return infos
 
 
-def document_tools(document: Document, kind: UnitKind | None) -> list[ToolInfo]:
+def document_tools(document: Document, kind: UnitKind | None, dialect: str | None = None) -> list[ToolInfo]:
     """Tools defined in a document (reads units; used for indexing files that are not open)."""
-    file_split = split(document, kind)
+    file_split = split(document, kind, dialect)
     if file_split.kind != "tool":
         return []
     units = with_dialects([read_unit(document, span) for span in file_split.spans])
@@ -215,7 +216,8 @@ class Workspace:
             self.files[path] = loaded
             self.kinds[path] = kind_from_path(str(path.resolve()), self.settings)
             if loaded.document is not None:
-                self.registry.set_file(loaded.uri, document_tools(loaded.document, self.kinds[path]))
+                dialect = forced_dialect(str(path.resolve()), self.settings)
+                self.registry.set_file(loaded.uri, document_tools(loaded.document, self.kinds[path], dialect))
 
     def context(self, uri: str) -> CheckContext:
         return CheckContext(self.settings, self.registry, uri, True, self.models)
@@ -236,7 +238,7 @@ class Workspace:
             report = self.check(path)
             if report is None:
                 continue
-            if report.kind is None and self.kinds[path] is None:
+            if report.kind is None and self.kinds[path] is None and not report.diagnostics:
                 continue  # a JSON file that is none of ours
             results[path] = report.diagnostics
         return results

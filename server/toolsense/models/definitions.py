@@ -12,6 +12,14 @@ from typing import Annotated, Any, Literal
 from pydantic import Discriminator, Field, PositiveInt, Tag
 
 from .base import ENUM_SCHEMAS, StrictModel
+from .dialects import (
+    AnthropicServerTool,
+    BedrockTool,
+    BedrockToolUseBlock,
+    Dialect,
+    GeminiFunctionDeclaration,
+    OpenAIResponsesFunctionCall,
+)
 
 JsonObject = dict[str, Any]
 
@@ -112,36 +120,53 @@ class OpenAIResponsesTool(StrictModel):
     strict: bool | None = Field(default=None, description="Structured Outputs: follow the schema exactly.")
 
 
-Dialect = Literal["anthropic", "mcp", "openai", "openai-flat"]
-
 TOOL_MODELS: dict[str, type[StrictModel]] = {
-    "anthropic": AnthropicTool,
-    "mcp": McpTool,
-    "openai": OpenAITool,
-    "openai-flat": OpenAIResponsesTool,
+    Dialect.ANTHROPIC: AnthropicTool,
+    Dialect.ANTHROPIC_SERVER: AnthropicServerTool,
+    Dialect.MCP: McpTool,
+    Dialect.OPENAI: OpenAITool,
+    Dialect.OPENAI_FLAT: OpenAIResponsesTool,
+    Dialect.GEMINI: GeminiFunctionDeclaration,
+    Dialect.BEDROCK: BedrockTool,
 }
 
 SCHEMA_KEY: dict[str, tuple[str, ...]] = {
-    "anthropic": ("input_schema",),
-    "mcp": ("inputSchema",),
-    "openai": ("function", "parameters"),
-    "openai-flat": ("parameters",),
+    Dialect.ANTHROPIC: ("input_schema",),
+    Dialect.MCP: ("inputSchema",),
+    Dialect.OPENAI: ("function", "parameters"),
+    Dialect.OPENAI_FLAT: ("parameters",),
+    Dialect.GEMINI: ("parameters",),
+    Dialect.BEDROCK: ("toolSpec", "inputSchema", "json"),
 }
-"""Where each dialect keeps the input JSON Schema, as a pointer from the tool."""
+"""Where each function dialect keeps the input JSON Schema, as a pointer from the tool (see `schema_pointer`)."""
 
 NAME_KEY: dict[str, tuple[str, ...]] = {
-    "anthropic": ("name",),
-    "mcp": ("name",),
-    "openai": ("function", "name"),
-    "openai-flat": ("name",),
+    Dialect.ANTHROPIC: ("name",),
+    Dialect.MCP: ("name",),
+    Dialect.OPENAI: ("function", "name"),
+    Dialect.OPENAI_FLAT: ("name",),
+    Dialect.GEMINI: ("name",),
+    Dialect.BEDROCK: ("toolSpec", "name"),
 }
 
 DESCRIPTION_KEY: dict[str, tuple[str, ...]] = {
-    "anthropic": ("description",),
-    "mcp": ("description",),
-    "openai": ("function", "description"),
-    "openai-flat": ("description",),
+    Dialect.ANTHROPIC: ("description",),
+    Dialect.MCP: ("description",),
+    Dialect.OPENAI: ("function", "description"),
+    Dialect.OPENAI_FLAT: ("description",),
+    Dialect.GEMINI: ("description",),
+    Dialect.BEDROCK: ("toolSpec", "description"),
 }
+
+
+def schema_pointer(dialect: str, value: Any) -> tuple[str, ...]:
+    """Where this tool keeps its input schema: the dialect's place, or Gemini's `parametersJsonSchema`."""
+    if dialect == Dialect.GEMINI and isinstance(value, dict) and "parameters" not in value:
+        for key in ("parametersJsonSchema", "parameters_json_schema"):
+            if key in value:
+                return (key,)
+    return SCHEMA_KEY[dialect]
+
 
 EXAMPLES_KEY: dict[str, tuple[str, ...]] = {"anthropic": ("input_examples",)}
 
@@ -175,9 +200,11 @@ class OpenAIToolCall(StrictModel):
 
 
 CALL_MODELS: dict[str, type[StrictModel]] = {
-    "anthropic-call": AnthropicToolUse,
-    "openai-call": OpenAIToolCall,
-    "openai-flat-call": OpenAIFunctionCall,
+    Dialect.ANTHROPIC_CALL: AnthropicToolUse,
+    Dialect.OPENAI_CALL: OpenAIToolCall,
+    Dialect.OPENAI_FLAT_CALL: OpenAIFunctionCall,
+    Dialect.OPENAI_RESPONSES_CALL: OpenAIResponsesFunctionCall,
+    Dialect.BEDROCK_CALL: BedrockToolUseBlock,
 }
 
 

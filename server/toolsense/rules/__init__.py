@@ -9,6 +9,7 @@ from . import (  # noqa: F401  (imported to register their rules)
     automation,
     conditions,
     descriptions,
+    dialects,
     drift,
     examples,
     json_schema,

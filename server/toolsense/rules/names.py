@@ -48,7 +48,13 @@ MCP_NAME = CATALOG.rule(
     "replace the characters that are not allowed",
 )
 
-DIALECT_PROFILE = {"anthropic": "anthropic", "openai": "openai", "openai-flat": "openai", "mcp": "mcp"}
+DIALECT_PROFILE = {
+    "anthropic": "anthropic",
+    "openai": "openai",
+    "openai-flat": "openai",
+    "mcp": "mcp",
+    "gemini": "gemini",
+}
 
 
 def _sanitized(name: str, profile: str) -> str | None:
@@ -108,11 +114,13 @@ def tool_name(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             continue
         checked.add(pattern)
         yield from _name_findings(view, profile, explicit)
-    yield from _elsewhere(view, ctx)
+    yield from _elsewhere(view, ctx, unit.origin)
 
 
-def _elsewhere(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
+def _elsewhere(view: ToolView, ctx: CheckContext, origin: str = "file") -> Iterator[Finding]:
     assert view.name is not None
+    if origin == "request":
+        return  # a request body carries its own tools: another file's tool of the same name is no ambiguity
     others, total = ctx.registry.elsewhere(view.name, ctx.uri, MAX_RELATED)
     if not others:
         return
@@ -140,10 +148,10 @@ def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
         if unit.kind != "tool" or not isinstance(value, dict):
             continue
         dialect = unit.dialect
-        if dialect == "openai":
-            function = value.get("function")
-            name = function.get("name") if isinstance(function, dict) else None
-        elif dialect in ("anthropic", "mcp", "openai-flat"):
+        if dialect in ("openai", "bedrock"):
+            inner = value.get("function" if dialect == "openai" else "toolSpec")
+            name = inner.get("name") if isinstance(inner, dict) else None
+        elif dialect in ("anthropic", "mcp", "openai-flat", "gemini", "anthropic-server"):
             name = value.get("name")
         else:
             continue
@@ -152,7 +160,7 @@ def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
             if seen != index:
                 duplicates.setdefault(name, [seen]).append(index)
     for name, indexes in duplicates.items():
-        pointers = [(*units[i].pointer, *NAME_KEY[units[i].dialect or "anthropic"]) for i in indexes]
+        pointers = [(*units[i].pointer, *NAME_KEY.get(units[i].dialect or "anthropic", ("name",))) for i in indexes]
         count = len(pointers)
         # Each finding lists at most MAX_RELATED of the others: n tools sharing one name make n findings, and
         # listing all the others in each would be n² locations (1,000 tools: a 200 MB publish).

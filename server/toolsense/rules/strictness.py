@@ -50,6 +50,8 @@ def closed_objects(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
         return ()
     if strict_profiles(view, ctx.settings) or "gemini" in active_profiles(view, ctx.settings):
         return ()
+    if view.dialect == "gemini" and view.schema_pointer == ("parameters",):
+        return ()  # Gemini's OpenAPI subset has no additionalProperties: the advice would be rejected
     limits = ctx.settings.limits
     return _MEMO.get((unit_key(unit), unit.dialect, limits), lambda: tuple(_open_objects(unit, limits)))
 

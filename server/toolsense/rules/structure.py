@@ -18,6 +18,7 @@ from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, RenameK
 from ..engine.schemas import closest, enum_values, json_types, properties_of, subschemas_at
 from ..engine.units import Unit
 from ..models.definitions import CALL_MODELS, TOOL_MODELS, TRIGGER_CONFIG_MODELS, Automation
+from ..models.dialects import as_dialect
 from ..models.errors import ValidationIssue, coercion_for, validation_issues
 
 FAMILY = "File and structure"
@@ -34,6 +35,21 @@ CATALOG.rule(
 CATALOG.rule("TS004", "unexpected-shape", Severity.ERROR, "The file is not an object or array of units.", FAMILY)
 CATALOG.rule("TS005", "empty-file", Severity.WARNING, "The file is empty.", FAMILY)
 CATALOG.rule("TS006", "too-deep", Severity.ERROR, "Nesting is too deep to check.", FAMILY)
+CATALOG.rule(
+    "TS007",
+    "not-checked",
+    Severity.INFORMATION,
+    "A folder glob (`**/tools/*.json`) points at the file, but its content has the shape of no known dialect: "
+    "it is not checked (add it to `[tool.toolsense.files]` to force it).",
+    FAMILY,
+)
+CATALOG.rule(
+    "TS008",
+    "unexpected-container",
+    Severity.ERROR,
+    "A request body or forced tool file whose `tools` (or `functions`) is not an array.",
+    FAMILY,
+)
 CATALOG.rule(
     "TS900",
     "internal-error",
@@ -471,14 +487,10 @@ def _own_keys(unit: Unit) -> dict[str, Any]:
 
 def _tool_subject(unit: Unit) -> str:
     value = unit.value if isinstance(unit.value, dict) else {}
-    name = value.get("name") or (value.get("function") or {}).get("name") if isinstance(value, dict) else None
-    label = {
-        "anthropic": "Anthropic tool",
-        "mcp": "MCP tool",
-        "openai": "OpenAI tool",
-        "openai-flat": "OpenAI function",
-    }
-    base = label.get(unit.dialect or "", "tool")
+    inner = value.get("function") or value.get("toolSpec") or {}
+    name = value.get("name") or (inner.get("name") if isinstance(inner, dict) else None)
+    dialect = as_dialect(unit.dialect)
+    base = dialect.label if dialect is not None else "tool"
     return f"{base} '{name}'" if isinstance(name, str) and name else base
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
+from ..engine.context import CheckContext, ToolRegistry
 from ..engine.findings import (
     Finding,
     Fix,
@@ -148,6 +148,8 @@ _NAME_AND_INPUT: dict[str, tuple[Pointer, Pointer]] = {
     "anthropic-call": (("name",), ("input",)),
     "openai-call": (("function", "name"), ("function", "arguments")),
     "openai-flat-call": (("name",), ("arguments",)),
+    "openai-responses-call": (("name",), ("arguments",)),
+    "bedrock-call": (("toolUse", "name"), ("toolUse", "input")),
 }
 
 
@@ -184,8 +186,8 @@ def _bare_input_tool(ctx: CheckContext) -> str | None:
 @CATALOG.unit_check("tool_call")
 def tool_call_input(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     value = unit.value
-    if not isinstance(value, dict):
-        return
+    if not isinstance(value, dict) or unit.origin == "request":
+        return  # a request's calls are checked against that request's own tools (`request_calls`)
     if unit.dialect in _NAME_AND_INPUT:
         name_pointer, input_pointer = _NAME_AND_INPUT[unit.dialect]
         name = value_at(value, name_pointer)
@@ -201,6 +203,42 @@ def tool_call_input(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     else:
         return
     yield from check_call(unit, ctx, name, name_pointer, input_pointer)
+
+
+@CATALOG.file_check("tool", "tool_call")
+def request_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
+    """The tool calls in a request body's messages, against the tools of the same request (the only ones the
+    model was given), whatever else the workspace defines."""
+    calls = [u for u in units if u.kind == "tool_call" and u.origin == "request" and u.dialect in _NAME_AND_INPUT]
+    if not calls:
+        return
+    from ..engine.workspace import tool_infos
+
+    tools = [u for u in units if u.kind == "tool"]
+    if not tools:
+        return
+    # A provider's built-in tools: Anthropic's server tools have fixed names (their calls are the provider's to
+    # check); OpenAI's (code_interpreter, file_search) are called by names the request does not spell.
+    server_names = {u.value.get("name") for u in tools if u.dialect == "anthropic-server" and isinstance(u.value, dict)}
+    built_in = any(u.dialect is None for u in tools)
+    registry = ToolRegistry()
+    registry.set_file(ctx.uri, tool_infos(ctx.uri, tools, requests=True))
+    own = CheckContext(ctx.settings, registry, ctx.uri, ctx.trusted, ctx.models)
+    for unit in calls:
+        assert unit.dialect is not None
+        name_pointer, input_pointer = _NAME_AND_INPUT[unit.dialect]
+        name = value_at(unit.value, name_pointer)
+        if not isinstance(name, str) or value_at(unit.value, input_pointer) is None or name in server_names:
+            continue
+        for finding in check_call(unit, own, name, name_pointer, input_pointer):
+            if finding.code == UNKNOWN_TOOL.code and built_in:
+                continue
+            if finding.code == UNKNOWN_TOOL.code and ": no tool of that name" in finding.message:
+                head = finding.message.split(": no tool of that name", 1)[0]
+                finding = replace(
+                    finding, message=f"{head}: not one of the {len(registry.names())} tools of this request"
+                )
+            yield finding.under(unit.pointer)
 
 
 def check_call(

@@ -16,7 +16,8 @@ from typing import Any, Generic, TypeVar
 
 from ..document.jsontree import Pointer
 from ..engine.units import Unit
-from ..models.definitions import DESCRIPTION_KEY, EXAMPLES_KEY, NAME_KEY, SCHEMA_KEY
+from ..models.definitions import DESCRIPTION_KEY, EXAMPLES_KEY, NAME_KEY, SCHEMA_KEY, schema_pointer
+from ..models.dialects import Dialect, lower_types
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
@@ -24,14 +25,11 @@ STRICT_KEY: dict[str, Pointer] = {
     "anthropic": ("strict",),
     "openai": ("function", "strict"),
     "openai-flat": ("strict",),
+    "bedrock": ("toolSpec", "strict"),
 }
 
-DIALECT_LABEL = {
-    "anthropic": "Anthropic tool",
-    "mcp": "MCP tool",
-    "openai": "OpenAI tool",
-    "openai-flat": "OpenAI function",
-}
+DIALECT_LABEL: dict[str, str] = {dialect: dialect.label for dialect in Dialect}
+"""The word for a unit of each dialect in messages ("OpenAI function", "Gemini function declaration")."""
 
 
 def value_at(value: Any, pointer: Pointer) -> Any:
@@ -114,13 +112,18 @@ def _tool_view(unit: Unit) -> ToolView | None:
     name = value_at(value, NAME_KEY[dialect])
     strict_pointer = STRICT_KEY.get(dialect)
     strict = strict_pointer is not None and value_at(value, strict_pointer) is True
+    pointer = schema_pointer(dialect, value)
+    schema = value_at(value, pointer)
+    if dialect == Dialect.GEMINI and pointer == SCHEMA_KEY[dialect]:
+        # Gemini's OpenAPI subset spells types in upper case (OBJECT); the schema rules read JSON Schema.
+        schema = lower_types(schema)
     return ToolView(
         dialect=dialect,
         value=value,
         name=name if isinstance(name, str) else None,
         name_pointer=NAME_KEY[dialect],
-        schema=value_at(value, SCHEMA_KEY[dialect]),
-        schema_pointer=SCHEMA_KEY[dialect],
+        schema=schema,
+        schema_pointer=pointer,
         description=value_at(value, DESCRIPTION_KEY[dialect]),
         description_pointer=DESCRIPTION_KEY[dialect],
         strict=strict,

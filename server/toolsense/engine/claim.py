@@ -1,0 +1,475 @@
+"""Which files are ours, and where their units are: content first.
+
+A file is claimed when its content has the shape of a known dialect — each unit has a name and its dialect's
+schema key (`input_schema`, `inputSchema`, `parameters`, `function`, `toolSpec`, …), or the file is a known
+wrapper of such units (`{"tools": [...]}`, a `tools/list` result, a request body, Gemini `functionDeclarations`,
+Bedrock `toolConfig`, a name-keyed map, an application's record around an OpenAI `function`). A folder glob
+(`**/tools/*.json`) lowers the bar (a unit may lack its name) but never claims content that has none of a
+tool's keys; a kind given by the settings or by the file's name (`*.tool.json`) claims every unit.
+
+Detection reads only the top levels of each unit (a "skeleton" of a few keys), so a 24 MB file costs a few
+sampled units, never a walk of the whole tree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tree_sitter import Node
+
+from ..document.jsontree import Pointer, pair_key, pairs, string_value, value_children
+from ..models.dialects import GEMINI_TYPES, SERVER_TOOL_TYPE, Dialect
+from .catalog import UnitKind
+
+Origin = Literal["file", "request", "tools_list", "app", "conversation", "forced"]
+"""Where a unit sits: a tool file, an API request body (sent as-is), an MCP `tools/list` result (sent as-is), an
+application's record around the tool, a conversation's messages, or a file whose dialect the settings force."""
+
+AUTOMATION_KEYS = frozenset({"trigger_type", "trigger_config"})
+FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
+"""Keys of an OpenAI `function`: beside `function` they are misplaced, not an application's own keys."""
+OPENAI_TOOL_TYPES = frozenset(
+    {
+        "file_search",
+        "code_interpreter",
+        "web_search",
+        "web_search_preview",
+        "computer_use_preview",
+        "image_generation",
+        "mcp",
+        "local_shell",
+        "shell",
+        "apply_patch",
+        "custom",
+    }
+)
+BUILT_IN_PREFIXES = (
+    "file_search",
+    "code_interpreter",
+    "web_search",
+    "computer",
+    "bash",
+    "text_editor",
+    "image_generation",
+    "mcp",
+    "local_shell",
+    "memory",
+)
+GEMINI_TOOL_KEYS = frozenset(
+    {
+        "googleSearch",
+        "google_search",
+        "googleSearchRetrieval",
+        "google_search_retrieval",
+        "codeExecution",
+        "code_execution",
+        "retrieval",
+        "urlContext",
+        "url_context",
+        "googleMaps",
+        "google_maps",
+        "fileSearch",
+        "file_search",
+        "computerUse",
+        "computer_use",
+        "mcpServers",
+        "enterpriseWebSearch",
+    }
+)
+DECLARATIONS = ("functionDeclarations", "function_declarations")
+REQUEST_KEYS = frozenset(
+    {
+        "messages",
+        "input",
+        "model",
+        "contents",
+        "system",
+        "max_tokens",
+        "maxTokens",
+        "max_output_tokens",
+        "tool_choice",
+        "toolChoice",
+        "temperature",
+        "stream",
+    }
+)
+LIST_RESULT_KEYS = frozenset({"tools", "nextCursor", "_meta", "ttlMs", "cacheScope", "resultType"})
+_SAMPLE = 16
+
+
+@dataclass(frozen=True)
+class Detected:
+    """What one object is: its kind, its dialect (None for a provider's built-in tool that has no schema to
+    check) and, for an application's record, the pointer of the tool inside it."""
+
+    kind: UnitKind
+    dialect: Dialect | None
+    inner: Pointer = ()
+
+
+def detect(value: Any, relaxed: bool = False) -> Detected | None:
+    """The unit this object is, from its keys (a decoded value or a `skeleton`); None when it is none of ours.
+
+    relaxed (a folder glob pointed at the file): a tool may lack its name.
+    """
+    if not isinstance(value, Mapping):
+        return None
+    kind = value.get("type")
+    named = isinstance(value.get("name"), str)
+    if AUTOMATION_KEYS & value.keys():
+        return Detected("automation", Dialect.AUTOMATION)
+    if kind == "tool_use" and (named or relaxed):
+        return Detected("tool_call", Dialect.ANTHROPIC_CALL)
+    if kind == "function_call" and (named or relaxed):
+        return Detected("tool_call", Dialect.OPENAI_RESPONSES_CALL)
+    if isinstance(value.get("toolUse"), Mapping):
+        return Detected("tool_call", Dialect.BEDROCK_CALL)
+    function = value.get("function")
+    if isinstance(function, Mapping) and "arguments" in function:
+        return Detected("tool_call", Dialect.OPENAI_CALL)
+    arguments = value.get("arguments")
+    if isinstance(arguments, (str, Mapping)) and named and "parameters" not in value:
+        return Detected("tool_call", Dialect.OPENAI_FLAT_CALL)
+    if isinstance(value.get("toolSpec"), Mapping):
+        return Detected("tool", Dialect.BEDROCK)
+    if isinstance(value.get("inputSchema"), Mapping) and (named or relaxed):
+        return Detected("tool", Dialect.MCP)
+    if isinstance(value.get("input_schema"), Mapping) and (named or relaxed):
+        return Detected("tool", Dialect.ANTHROPIC)
+    if isinstance(function, Mapping):
+        own = set(value.keys()) - {"type", "function"} - FUNCTION_KEYS
+        if not own and (kind == "function" or relaxed or isinstance(function.get("name"), str)):
+            return Detected("tool", Dialect.OPENAI)
+        if own and isinstance(function.get("name"), str) and {"parameters", "description"} & function.keys():
+            return Detected("tool", Dialect.OPENAI_FLAT, ("function",))  # an application's record
+    if ("parametersJsonSchema" in value or "parameters_json_schema" in value) and (named or relaxed):
+        return Detected("tool", Dialect.GEMINI)
+    parameters = value.get("parameters")
+    schema_like = isinstance(parameters, Mapping) and (not parameters or {"type", "properties"} & parameters.keys())
+    if isinstance(parameters, Mapping) and (named or (relaxed and schema_like)) and not isinstance(arguments, list):
+        return Detected("tool", Dialect.GEMINI if upper_type(parameters) else Dialect.OPENAI_FLAT)
+    if kind == "function" and named:
+        return Detected("tool", Dialect.OPENAI_FLAT)
+    if isinstance(kind, str) and named and SERVER_TOOL_TYPE.fullmatch(kind):
+        return Detected("tool", Dialect.ANTHROPIC_SERVER)
+    if isinstance(kind, str) and (kind in OPENAI_TOOL_TYPES or kind.startswith(BUILT_IN_PREFIXES)):
+        return Detected("tool", None)
+    return None
+
+
+def upper_type(schema: Mapping[str, Any]) -> bool:
+    """Gemini's OpenAPI-subset spelling at the root of a schema: `"type": "OBJECT"`."""
+    kind = schema.get("type")
+    return isinstance(kind, str) and kind != kind.lower() and kind in GEMINI_TYPES
+
+
+def neutral(value: Any) -> bool:
+    """An entry of a tools list that is a provider's non-function tool with nothing to check (Gemini
+    `{"googleSearch": {}}`, Bedrock `{"cachePoint": …}`): it neither claims a file nor counts against it."""
+    return isinstance(value, Mapping) and bool(value) and value.keys() <= (GEMINI_TOOL_KEYS | {"cachePoint"})
+
+
+# --- skeletons of tree-sitter nodes ----------------------------------------------------------------------
+
+_DECODED = frozenset({"type", "name", "role", "$schema"})
+_EXPANDED = frozenset({"function", "toolSpec", "parameters", "toolUse"})
+
+
+def skeleton(obj: Node, depth: int = 0) -> dict[str, Any]:
+    """The object's keys with just enough of their values for `detect`: the strings `type`, `name` and `role`,
+    the kind of every other value, and the keys of the few members detection looks into."""
+    out: dict[str, Any] = {}
+    for pair in pairs(obj):
+        key = pair_key(pair)
+        value = pair.child_by_field_name("value")
+        if key is None or value is None:
+            continue
+        kind = value.type
+        if kind == "object":
+            out[key] = skeleton(value, depth + 1) if depth < 3 and key in _EXPANDED else {"": None}
+        elif kind == "array":
+            out[key] = [value] if key in DECLARATIONS or key in ("tools", "messages") else []
+        elif kind == "string":
+            out[key] = string_value(value) if key in _DECODED else ""
+        elif kind in ("true", "false"):
+            out[key] = kind == "true"
+        elif kind == "number":
+            out[key] = 0
+        else:
+            out[key] = None
+    return out
+
+
+def member_node(obj: Node, key: str) -> Node | None:
+    found = None
+    for pair in pairs(obj):
+        if pair_key(pair) == key:
+            found = pair.child_by_field_name("value")
+    return found
+
+
+# --- claiming --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A unit found in the tree: its kind, pointer and node, the dialect its container decides (Gemini
+    declarations, a forced dialect; None when the unit's own keys decide) and where it sits."""
+
+    kind: UnitKind
+    pointer: Pointer
+    node: Node
+    dialect: Dialect | None = None
+    origin: Origin = "file"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a file holds: its kind (None: not ours), its shape and units; `problem` is one diagnostic about a
+    container that is not what it should be (`"tools": "x"`)."""
+
+    kind: UnitKind | None
+    shape: Literal["object", "array", "wrapper", "lines", "none"]
+    units: list[Claimed]
+    problem: tuple[str, Pointer] | None = None
+
+
+NOT_OURS = Claim(None, "none", [])
+_FOUND = {"object": "an object", "string": "a string", "number": "a number", "true": "true", "false": "false"}
+
+
+@dataclass(frozen=True)
+class Claimer:
+    """The bar a file's content must pass: `forced` (a kind from the settings or the file's name: every unit is
+    claimed), `relaxed` (a folder glob: a unit may lack its name), `dialect` (forced by the settings)."""
+
+    forced: UnitKind | None = None
+    relaxed: bool = False
+    dialect: Dialect | None = None
+
+    @property
+    def lenient(self) -> bool:
+        return self.relaxed or self.forced is not None
+
+    def origin(self, default: Origin) -> Origin:
+        return "forced" if self.dialect is not None else default
+
+    # -- arrays and JSON Lines --
+
+    def elements(self, items: Sequence[tuple[Pointer, Node]], origin: Origin, container: bool = False) -> Claim:
+        """Units among the elements of an array (or the values of JSON Lines). container: the array is known to
+        hold tools (`tools`, `functions`), so every element is a unit once one is recognised."""
+        expanded: list[tuple[Pointer, Node, Detected | None, Dialect | None]] = []
+        sampled = recognised = 0
+        for index, (pointer, node) in enumerate(items):
+            if node.type != "object":
+                expanded.append((pointer, node, None, None))
+                continue
+            shape = skeleton(node)
+            declarations = next((k for k in DECLARATIONS if isinstance(shape.get(k), list)), None)
+            if declarations is not None:
+                inner = member_node(node, declarations)
+                if inner is not None and inner.type == "array":
+                    for j, child in enumerate(value_children(inner)):
+                        expanded.append(((*pointer, declarations, j), child, Detected("tool", None), Dialect.GEMINI))
+                    recognised += 1
+                    sampled += 1
+                continue
+            if neutral(shape):
+                continue
+            found = detect(shape, self.lenient)
+            if index < _SAMPLE:
+                sampled += 1
+                recognised += found is not None
+            expanded.append((pointer, node, found, None))
+        if self.forced is None and (not recognised or (not container and recognised * 2 < sampled)):
+            return NOT_OURS
+        kinds = Counter(found.kind for _, _, found, _ in expanded if found is not None)
+        main: UnitKind = self.forced or (kinds.most_common(1)[0][0] if kinds else "tool")
+        units: list[Claimed] = []
+        for pointer, node, found, dialect in expanded:
+            if found is not None and found.kind != main and self.forced is None:
+                units.append(Claimed(found.kind, pointer, node, None, origin))
+                continue
+            inner_pointer = found.inner if found is not None and found.kind == main else ()
+            target = _inner_node(node, inner_pointer)
+            unit_dialect = self.dialect if main == "tool" and self.dialect is not None else dialect
+            unit_origin = self.origin("app" if inner_pointer and origin == "file" else origin)
+            units.append(Claimed(main, (*pointer, *inner_pointer), target, unit_dialect, unit_origin))
+        return Claim(main, "array", units)
+
+    # -- objects --
+
+    def root_object(self, root: Node) -> Claim:
+        shape = skeleton(root)
+        result = member_node(root, "result") if "result" in shape else None
+        if result is not None and result.type == "object":
+            tools = member_node(result, "tools")
+            if tools is not None and tools.type == "array":
+                return self._wrapped(("result", "tools"), tools, "tools_list")
+        if self.forced == "automation" or (self.forced is None and isinstance(shape.get("automations"), list)):
+            automations = member_node(root, "automations")
+            if automations is not None and automations.type == "array":
+                return self._wrapped(("automations",), automations, "file", kind="automation")
+        request = bool(REQUEST_KEYS & shape.keys())
+        tool_config = member_node(root, "toolConfig") if "toolConfig" in shape else None
+        if tool_config is not None and tool_config.type == "object":
+            tools = member_node(tool_config, "tools")
+            if tools is not None and tools.type == "array":
+                claim = self._wrapped(("toolConfig", "tools"), tools, "request" if request else "file")
+                return _with_calls(claim, root, shape) if request else claim
+        for key in ("tools", "functions", *DECLARATIONS):
+            if key not in shape:
+                continue
+            holder = member_node(root, key)
+            if holder is None:
+                continue
+            if holder.type == "array":
+                origin: Origin = "request" if request else "file"
+                if key == "tools" and not request and shape.keys() <= LIST_RESULT_KEYS and _mcp_first(holder):
+                    origin = "tools_list"
+                claim = self._wrapped((key,), holder, origin, gemini=key in DECLARATIONS)
+                return _with_calls(claim, root, shape) if request else claim
+            if holder.type == "object" and key == "tools":
+                mapped = self.name_keyed(holder, ("tools",))
+                if mapped.kind is not None:
+                    return mapped
+            if request or self.forced is not None:
+                what = _FOUND.get(holder.type, holder.type)
+                problem = (f"'{key}' must be an array of tools, found {what}", (key,))
+                return Claim(self.forced or "tool", "wrapper", [], problem)
+        if request and isinstance(shape.get("messages"), list):
+            calls = _with_calls(Claim("tool_call", "wrapper", []), root, shape)
+            if calls.units:
+                return calls
+        single = detect(shape, self.lenient)
+        if single is not None and (self.forced is None or single.kind == self.forced):
+            target = _inner_node(root, single.inner)
+            dialect = self.dialect if single.kind == "tool" and self.dialect is not None else None
+            origin = self.origin("app" if single.inner else "file")
+            return Claim(single.kind, "object", [Claimed(single.kind, single.inner, target, dialect, origin)])
+        mapped = self.name_keyed(root, ())
+        if mapped.kind is not None:
+            return mapped
+        if self.forced is not None:
+            dialect = self.dialect if self.forced == "tool" else None
+            return Claim(self.forced, "object", [Claimed(self.forced, (), root, dialect, self.origin("file"))])
+        return NOT_OURS
+
+    def _wrapped(
+        self, prefix: Pointer, array: Node, origin: Origin, kind: UnitKind | None = None, gemini: bool = False
+    ) -> Claim:
+        items = [((*prefix, i), node) for i, node in enumerate(value_children(array))]
+        if not items:
+            return Claim(kind or self.forced or "tool", "wrapper", [])
+        claimer = Claimer(kind or self.forced or "tool", self.relaxed, self.dialect)
+        if self.forced is None and kind is None:
+            # Known to hold tools, yet its entries must still look like tools of some dialect.
+            probe = Claimer(None, self.relaxed, self.dialect).elements(items, origin, container=True)
+            if probe.kind is None:
+                return NOT_OURS
+            claimer = Claimer(probe.kind, self.relaxed, claimer.dialect)
+        claim = claimer.elements(items, origin, container=True)
+        if gemini and self.dialect is None:
+            claim = Claim(
+                claim.kind,
+                claim.shape,
+                [Claimed(u.kind, u.pointer, u.node, Dialect.GEMINI, u.origin) for u in claim.units],
+            )
+        return Claim(claim.kind, "wrapper", claim.units)
+
+    def name_keyed(self, obj: Node, prefix: Pointer) -> Claim:
+        """`{"get_weather": {description, parameters}, …}`: every value is a tool of one dialect."""
+        members = [(pair_key(pair), pair.child_by_field_name("value")) for pair in pairs(obj)]
+        entries = [(key, node) for key, node in members if key is not None and node is not None]
+        if not entries or any(node.type != "object" for _, node in entries):
+            return NOT_OURS
+        dialects: set[Dialect | None] = set()
+        for _, node in entries[:_SAMPLE]:
+            found = detect(skeleton(node), relaxed=True)
+            if found is None or found.kind != "tool" or found.dialect is None or found.inner:
+                return NOT_OURS
+            dialects.add(found.dialect)
+        if len(dialects) != 1:
+            return NOT_OURS
+        units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("file")) for key, node in entries]
+        return Claim("tool", "wrapper", units)
+
+
+def _mcp_first(array: Node) -> bool:
+    """Whether the first object of a `tools` array is an MCP tool (then `{"tools": [...]}` is a list result)."""
+    first = next((node for node in value_children(array) if node.type == "object"), None)
+    return first is not None and "inputSchema" in skeleton(first)
+
+
+def _inner_node(node: Node, pointer: Pointer) -> Node:
+    for part in pointer:
+        if node.type != "object" or not isinstance(part, str):
+            return node
+        inner = member_node(node, part)
+        if inner is None:
+            return node
+        node = inner
+    return node
+
+
+# --- tool calls inside requests and conversations --------------------------------------------------------
+
+
+def _with_calls(claim: Claim, root: Node, shape: Mapping[str, Any]) -> Claim:
+    """A request body's tool calls (assistant `tool_calls`, `tool_use` blocks, `function_call` items) as
+    tool-call units beside its tools."""
+    calls: list[Claimed] = []
+    for key in ("messages", "input", "contents"):
+        holder = member_node(root, key) if key in shape else None
+        if holder is not None and holder.type == "array":
+            calls.extend(message_calls([((key, i), node) for i, node in enumerate(value_children(holder))], "request"))
+    if not calls:
+        return claim
+    kind: UnitKind = claim.kind or "tool_call"
+    return Claim(kind, "wrapper", [*claim.units, *calls], claim.problem)
+
+
+def message_calls(messages: Iterable[tuple[Pointer, Node]], origin: Origin) -> list[Claimed]:
+    """The tool calls in a list of chat messages (OpenAI Chat, Anthropic Messages, Responses items, Bedrock)."""
+    found: list[Claimed] = []
+    for pointer, message in messages:
+        if message.type != "object":
+            continue
+        shape = skeleton(message)
+        if shape.get("type") == "function_call":
+            found.append(Claimed("tool_call", pointer, message, Dialect.OPENAI_RESPONSES_CALL, origin))
+            continue
+        if shape.get("role") not in ("assistant", "model"):
+            continue
+        calls = member_node(message, "tool_calls") if "tool_calls" in shape else None
+        if calls is not None and calls.type == "array":
+            for j, call in enumerate(value_children(calls)):
+                found.append(Claimed("tool_call", (*pointer, "tool_calls", j), call, Dialect.OPENAI_CALL, origin))
+        legacy = member_node(message, "function_call") if "function_call" in shape else None
+        if legacy is not None and legacy.type == "object":
+            found.append(Claimed("tool_call", (*pointer, "function_call"), legacy, Dialect.OPENAI_FLAT_CALL, origin))
+        content = member_node(message, "content") if "content" in shape else None
+        if content is not None and content.type == "array":
+            for j, block in enumerate(value_children(content)):
+                if block.type != "object":
+                    continue
+                block_shape = skeleton(block)
+                if block_shape.get("type") == "tool_use":
+                    found.append(Claimed("tool_call", (*pointer, "content", j), block, Dialect.ANTHROPIC_CALL, origin))
+                elif isinstance(block_shape.get("toolUse"), Mapping):
+                    found.append(Claimed("tool_call", (*pointer, "content", j), block, Dialect.BEDROCK_CALL, origin))
+    return found
+
+
+def conversation(items: Sequence[tuple[Pointer, Node]]) -> Claim:
+    """A bare list of chat messages (`[{role, content, tool_calls}, …]`): its tool calls, if it has any."""
+    sample = [node for _, node in items[:_SAMPLE] if node.type == "object"]
+    roles = sum(1 for node in sample if isinstance(skeleton(node).get("role"), str))
+    if not sample or roles * 2 < len(items[:_SAMPLE]):
+        return NOT_OURS
+    calls = message_calls(items, "conversation")
+    return Claim("tool_call", "array", calls) if calls else NOT_OURS

@@ -1,0 +1,61 @@
+"""One list, one dialect: a provider accepts tools of its own shape only, so a list that mixes shapes (an
+Anthropic tool among OpenAI ones, a Responses-style flat function in a Chat Completions `tools` array) is
+reported once, on the first tool that differs from the list's majority."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from ..document.jsontree import Pointer
+from ..engine.catalog import CATALOG
+from ..engine.context import CheckContext
+from ..engine.findings import Finding, Related, Severity
+from ..engine.units import Unit
+from ..models.definitions import NAME_KEY
+from ..models.dialects import Dialect, as_dialect
+
+MIXED = CATALOG.rule(
+    "TS009",
+    "mixed-dialects",
+    Severity.WARNING,
+    "One list holds tools of different dialects (shapes): a provider accepts only its own.",
+    "Structure",
+)
+
+_FAMILY = {Dialect.ANTHROPIC_SERVER: Dialect.ANTHROPIC}
+"""Dialects that share a list: Anthropic's server tools sit among its custom tools."""
+
+
+@CATALOG.file_check("tool")
+def mixed_dialects(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
+    lists: dict[Pointer, list[tuple[Unit, Dialect]]] = {}
+    for unit in units:
+        dialect = as_dialect(unit.dialect)
+        if unit.kind != "tool" or dialect is None or unit.origin == "app" or not unit.pointer:
+            continue
+        if not isinstance(unit.pointer[-1], int):
+            continue  # a name-keyed map: its keys, not positions, name the tools
+        lists.setdefault(unit.pointer[:-1], []).append((unit, _FAMILY.get(dialect, dialect)))
+    for members in lists.values():
+        counts = Counter(family for _, family in members)
+        if len(counts) < 2:
+            continue
+        (major, major_count), *_ = counts.most_common()
+        odd, family = next((unit, family) for unit, family in members if family != major)
+        first = next(unit for unit, family in members if family == major)
+        name = NAME_KEY.get(odd.dialect or "", ("name",))
+        yield Finding(
+            MIXED.code,
+            f"This list mixes dialects: this is {_a(family.label)}, but {major_count} of its {len(members)} tools "
+            f"are {major.label}s; a provider accepts only its own shape",
+            (*odd.pointer, *name),
+            "key",
+            related=(
+                Related(_a(major.label), (*first.pointer, *NAME_KEY.get(first.dialect or "", ("name",))), None, "key"),
+            ),
+        )
+
+
+def _a(label: str) -> str:
+    return f"{'an' if label[0] in 'AEIOM' else 'a'} {label}"
