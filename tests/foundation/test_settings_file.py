@@ -35,7 +35,7 @@ def test_bad_keys_fall_back_to_defaults_and_the_rest_applies() -> None:
     assert settings.severity == {"TS101": "hint"}  # the good key applies
     assert settings.profiles == () and settings.trusted is True  # the bad ones keep their defaults
     assert sorted(str(p) for p in problems) == [
-        "client: setting 'colour': unknown key (valid keys: files, diagnostics, limits, description, profiles, "
+        "client: setting 'colour': unknown key (valid keys: files, diagnostics, limits, description, mcp, profiles, "
         "profile_limits, severity, models, enums, python_path, registry, samples, tool_call_tool, trusted)",
         "client: setting 'profiles': expected an array whose items are one of 'anthropic', 'anthropic-strict', "
         "'openai', 'openai-strict', 'gemini', 'mcp' (found string: 'openai')",

@@ -19,6 +19,7 @@ from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import CATALOG, UnitKind
 from .context import CheckContext
+from .filefacts import file_facts
 from .findings import Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
 from .units import Split, Unit, UnitSpan, read_unit, split, with_dialects
@@ -76,7 +77,7 @@ class _CachedUnit:
     unit: Unit
     content_key: bytes | None
     findings: list[Finding] | None = None
-    fingerprint: tuple[int, int, int] | None = None
+    fingerprint: tuple[int, int, int, int] | None = None
     checked_as: tuple[str, str | None] | None = None
     """The unit's kind and dialect when its findings were made (a dialect can change with its neighbours)."""
     placed: list[_Placed] | None = None
@@ -189,6 +190,7 @@ def check_document(
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
     document.checked_edit_count = document.edit_count
     file_split = split(document, kind_hint)
+    ctx = dataclasses.replace(ctx, facts=file_facts(file_split.root if file_split.shape != "lines" else None))
     diagnostics: list[Diagnostic] = []
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
     if syntax_severity is not None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..document.jsontree import Pointer
 from ..settings import Settings
+from .filefacts import NO_FACTS, FileFacts
 from .schemas import closest
 
 
@@ -111,7 +112,9 @@ class CheckContext:
     trusted: bool = True
     models: Any = None
     """Registered user models (toolsense.usermodels.ModelRegistry) when loaded; None otherwise."""
+    facts: FileFacts = NO_FACTS
+    """What the file being checked says about all its units (MCP version, sent as it is); set by the checker."""
 
-    def fingerprint(self) -> tuple[int, int, int]:
+    def fingerprint(self) -> tuple[int, int, int, int]:
         """Changes whenever something a cached unit result depends on changes."""
-        return (id(self.settings), self.registry.version_excluding(self.uri), id(self.models))
+        return (id(self.settings), self.registry.version_excluding(self.uri), id(self.models), hash(self.facts))

@@ -65,25 +65,69 @@ class McpToolAnnotations(StrictModel):
 
 
 class McpExecution(StrictModel):
-    """Execution properties (MCP 2025-11-25)."""
+    """Execution properties (MCP 2025-11-25 only)."""
 
     taskSupport: Literal["forbidden", "optional", "required"] | None = Field(
         default=None, description="Whether the tool may be run as a task."
     )
 
 
-class McpTool(StrictModel):
-    """An MCP `Tool` as listed by `tools/list`."""
+MCP_VERSIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
+"""The MCP protocol versions toolsense knows, oldest first; the last is the default."""
+LATEST_MCP_VERSION = MCP_VERSIONS[-1]
 
-    name: str = Field(description="Tool name, 1–128 characters of [A-Za-z0-9_.-], unique within a server.")
+
+class McpTool20250618(StrictModel):
+    """An MCP `Tool` as listed by `tools/list` (protocol version 2025-06-18)."""
+
+    name: str = Field(description="Tool name, unique within a server.")
     title: str | None = Field(default=None, description="Human-readable title for display.")
     description: str | None = Field(default=None, description="What the tool does.")
-    icons: list[McpIcon] | None = Field(default=None, description="Icons for display.")
-    inputSchema: JsonObject = Field(description="JSON Schema (2020-12 by default) of the arguments.")
-    outputSchema: JsonObject | None = Field(default=None, description="JSON Schema of structuredContent in the result.")
+    inputSchema: JsonObject = Field(description="JSON Schema of the arguments; `type: object` at the root.")
+    outputSchema: JsonObject | None = Field(
+        default=None, description="JSON Schema of structuredContent in the result; `type: object` at the root."
+    )
     annotations: McpToolAnnotations | None = Field(default=None, description="Behaviour hints.")
     meta: JsonObject | None = Field(default=None, alias="_meta", description="Reserved metadata.")
+
+
+class McpTool20251125(McpTool20250618):
+    """An MCP `Tool` as listed by `tools/list` (protocol version 2025-11-25)."""
+
+    name: str = Field(description="Tool name, 1–128 characters of [A-Za-z0-9_.-] (SHOULD), unique within a server.")
+    inputSchema: JsonObject = Field(description="JSON Schema (2020-12 by default) of the arguments.")
+    icons: list[McpIcon] | None = Field(default=None, description="Icons for display.")
     execution: McpExecution | None = Field(default=None, description="Execution properties.")
+
+
+class McpTool(McpTool20250618):
+    """An MCP `Tool` as listed by `tools/list` (protocol version 2026-07-28, the latest)."""
+
+    name: str = Field(description="Tool name, 1–128 characters of [A-Za-z0-9_.-] (SHOULD), unique within a server.")
+    inputSchema: JsonObject = Field(
+        description="JSON Schema (2020-12 by default) of the arguments; `type: object` at the root. Properties may "
+        "carry `x-mcp-header`."
+    )
+    outputSchema: JsonObject | None = Field(
+        default=None, description="Any JSON Schema (2020-12 by default) of structuredContent in the result."
+    )
+    icons: list[McpIcon] | None = Field(default=None, description="Icons for display.")
+
+
+MCP_TOOL_MODELS: dict[str, type[StrictModel]] = {
+    "2025-06-18": McpTool20250618,
+    "2025-11-25": McpTool20251125,
+    "2026-07-28": McpTool,
+}
+
+MCP_ADDED: dict[str, str] = {"icons": "2025-11-25", "execution": "2025-11-25"}
+"""Tool keys added after the first known version: the version that added them."""
+MCP_REMOVED: dict[str, str] = {"execution": "2026-07-28"}
+"""Tool keys removed by a later version: the version that removed them."""
+
+
+def mcp_version_known(version: str) -> bool:
+    return version in MCP_VERSIONS
 
 
 class OpenAIFunction(StrictModel):

@@ -25,6 +25,7 @@ from jsonschema.validators import validator_for
 from ..document.jsontree import Pointer
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
+from ..engine.filefacts import mcp_version
 from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue, Severity
 from ..engine.schemas import closest, resolve_local_ref
 from ..engine.units import Unit
@@ -149,14 +150,18 @@ class SchemaTarget:
     label: str
     dialect: str
     is_output: bool = False
+    any_root: bool = False
+    """Any JSON Schema may be the root (an MCP 2026-07-28 `outputSchema`), not only `type: object`."""
 
 
-def schema_targets(view: ToolView) -> list[SchemaTarget]:
+def schema_targets(view: ToolView, mcp_version: str | None = None) -> list[SchemaTarget]:
     targets: list[SchemaTarget] = []
     if view.has_schema:
         targets.append(SchemaTarget(view.schema, view.schema_pointer, "input schema", view.dialect))
     if view.dialect == "mcp" and "outputSchema" in view.value:
-        targets.append(SchemaTarget(view.value["outputSchema"], ("outputSchema",), "outputSchema", "mcp", True))
+        any_root = mcp_version is not None and mcp_version >= "2026-07-28"
+        output = SchemaTarget(view.value["outputSchema"], ("outputSchema",), "outputSchema", "mcp", True, any_root)
+        targets.append(output)
     return targets
 
 
@@ -165,17 +170,19 @@ def schema_validity(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     if tool_view(unit) is None:
         return ()
     limits = ctx.settings.limits
-    return _MEMO.get((unit_key(unit), unit.dialect, limits), lambda: _schema_validity(unit, limits))
+    version = mcp_version(ctx.facts, ctx.settings.mcp.protocol_version) if unit.dialect == "mcp" else None
+    key = (unit_key(unit), unit.dialect, limits, version)
+    return _MEMO.get(key, lambda: _schema_validity(unit, limits, version))
 
 
 _MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
 
 
-def _schema_validity(unit: Unit, limits: LimitsSettings) -> tuple[Finding, ...]:
+def _schema_validity(unit: Unit, limits: LimitsSettings, version: str | None) -> tuple[Finding, ...]:
     view = tool_view(unit)
     assert view is not None
     found: list[Finding] = []
-    for target in schema_targets(view):
+    for target in schema_targets(view, version):
         if not isinstance(target.schema, dict):
             continue  # the structure rule reports a schema that is not an object
         if target.is_output:
@@ -223,6 +230,8 @@ def _dialect(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Fi
 
 
 def _root(schema: dict[str, Any], base: Pointer, target: SchemaTarget) -> Iterator[Finding]:
+    if target.any_root:
+        return
     kinds = types_of(schema)
     what = "an MCP outputSchema" if target.is_output else f"the {target.label}"
     if "type" not in schema:
@@ -234,8 +243,9 @@ def _root(schema: dict[str, Any], base: Pointer, target: SchemaTarget) -> Iterat
         yield Finding(ROOT.code, message, base, "key", fixes=(fix,))
     elif kinds != ["object"] and isinstance(schema.get("type"), (str, list)):
         declared = schema["type"]
-        if isinstance(declared, str) and TYPE_ALIASES.get(declared.strip().lower()) == "object":
-            return  # "dict": unknown-type-name says it, with the fix
+        lowered = declared.strip().lower() if isinstance(declared, str) else None
+        if lowered is not None and "object" in (lowered, TYPE_ALIASES.get(lowered)):
+            return  # "dict", "OBJECT": unknown-type-name says it, with the fix (one diagnostic per token)
         shown = json.dumps(declared)
         fixes: tuple[Fix, ...] = ()
         if "object" in kinds:

@@ -6,6 +6,7 @@ mapping from pydantic's `loc` to pointers, one wording (seed 002: path, message,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -14,10 +15,20 @@ from pydantic import BaseModel, ValidationError
 
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
+from ..engine.filefacts import mcp_version
 from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, RenameKey, ReplaceValue, Severity
 from ..engine.schemas import closest, enum_values, json_types, properties_of, subschemas_at
 from ..engine.units import Unit
-from ..models.definitions import CALL_MODELS, TOOL_MODELS, TRIGGER_CONFIG_MODELS, Automation
+from ..models.definitions import (
+    CALL_MODELS,
+    MCP_ADDED,
+    MCP_REMOVED,
+    MCP_TOOL_MODELS,
+    MCP_VERSIONS,
+    TOOL_MODELS,
+    TRIGGER_CONFIG_MODELS,
+    Automation,
+)
 from ..models.errors import ValidationIssue, coercion_for, validation_issues
 
 FAMILY = "File and structure"
@@ -446,26 +457,60 @@ def model_findings(model: type[BaseModel], value: Any, subject: str) -> list[Fin
 
 @CATALOG.unit_check("tool")
 def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
-    model = TOOL_MODELS.get(unit.dialect or "")
+    dialect = unit.dialect or ""
+    version = mcp_version(ctx.facts, ctx.settings.mcp.protocol_version) if dialect == "mcp" else None
+    model = MCP_TOOL_MODELS[version] if version is not None else TOOL_MODELS.get(dialect)
     if model is None:
         return
     if not isinstance(unit.value, dict):
         yield Finding(WRONG_TYPE.code, f"Expected a tool definition object, received {json_type_name(unit.value)}")
         return
-    yield from model_findings(model, _own_keys(unit), _tool_subject(unit))
+    subject = tool_subject(unit, version)
+    for finding in model_findings(model, _own_keys(unit), subject):
+        if finding.code == UNKNOWN.code:
+            yield _unknown_tool_key(finding, ctx, version)
+        else:
+            yield finding
+
+
+def _unknown_tool_key(finding: Finding, ctx: CheckContext, version: str | None) -> Finding:
+    """An unknown key of a tool: the provider rejects it only when the file is sent as it is (a request body, a
+    tools/list result), and a misspelt known key leaves the tool without it: errors. Otherwise it is the app's
+    own key, a warning. MCP clients never reject one (the official schema allows any extra member), so for MCP
+    it is always a warning, told by version."""
+    key = finding.data.get("key", "")
+    if version is not None:
+        added, removed = MCP_ADDED.get(key), MCP_REMOVED.get(key)
+        if added is not None and MCP_VERSIONS.index(version) < MCP_VERSIONS.index(added):
+            message = f"'{key}' is not part of MCP {version} (added in {added}): clients of {version} ignore it"
+        elif removed is not None and MCP_VERSIONS.index(version) >= MCP_VERSIONS.index(removed):
+            message = f"'{key}' was removed in MCP {removed}: clients of {version} ignore it"
+        else:
+            message = finding.message.replace(". Valid properties:", ": MCP clients ignore it. Valid properties:", 1)
+        return dataclasses.replace(finding, message=message, severity=Severity.WARNING)
+    typo = any(isinstance(edit, RenameKey) for fix in finding.fixes for edit in fix.edits)
+    if ctx.facts.sent_as_is or typo:
+        return finding  # rejected as sent; or a misspelt known key, which leaves the tool without it
+    return dataclasses.replace(finding, severity=Severity.WARNING)
+
+
+_FILE_KEYS = frozenset({"$schema", "protocolVersion"})
 
 
 def _own_keys(unit: Unit) -> dict[str, Any]:
-    """The unit's members without a file-level `$schema` (it names the file's kind, not a property)."""
+    """The unit's members without a file-level `$schema` or `protocolVersion` (they say what the file is, not a
+    property of the unit)."""
     value: dict[str, Any] = unit.value
-    if unit.pointer == () and "$schema" in value:
-        return {key: member for key, member in value.items() if key != "$schema"}
+    if unit.pointer == () and not _FILE_KEYS.isdisjoint(value):
+        return {key: member for key, member in value.items() if key not in _FILE_KEYS}
     return value
 
 
-def _tool_subject(unit: Unit) -> str:
+def tool_subject(unit: Unit, version: str | None = None) -> str:
+    """The tool as messages name it: dialect (with the MCP version) and its `name`, never its display title."""
     value = unit.value if isinstance(unit.value, dict) else {}
-    name = value.get("name") or (value.get("function") or {}).get("name") if isinstance(value, dict) else None
+    function = value.get("function")
+    name = function.get("name") if unit.dialect == "openai" and isinstance(function, dict) else value.get("name")
     label = {
         "anthropic": "Anthropic tool",
         "mcp": "MCP tool",
@@ -473,6 +518,8 @@ def _tool_subject(unit: Unit) -> str:
         "openai-flat": "OpenAI function",
     }
     base = label.get(unit.dialect or "", "tool")
+    if version is not None:
+        base = f"{base} ({version})"
     return f"{base} '{name}'" if isinstance(name, str) and name else base
 
 
