@@ -7,9 +7,11 @@ the schema rules. The same models drive completion and hover, so the editor says
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import Discriminator, Field, PositiveInt, Tag
+from pydantic import BaseModel, Discriminator, Field, PositiveInt, Tag, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from .base import ENUM_SCHEMAS, StrictModel
 
@@ -41,7 +43,34 @@ class AnthropicTool(StrictModel):
     defer_loading: bool | None = Field(default=None, description="Load the tool only when searched for.")
 
 
-class McpIcon(StrictModel):
+def _null_error(annotation: Any) -> PydanticCustomError:
+    """The error pydantic gives for a wrong type, for a `null` where a member of this type is expected."""
+    union = get_origin(annotation) in (Union, UnionType)
+    kinds = [arg for arg in get_args(annotation) if arg is not type(None)] if union else [annotation]
+    kind = kinds[0] if kinds else annotation
+    if get_origin(kind) is Literal:
+        allowed = " or ".join(repr(value) for value in get_args(kind))
+        return PydanticCustomError("literal_error", "Input should be {expected}", {"expected": allowed})
+    origin = get_origin(kind) or kind
+    names = {str: "string_type", bool: "bool_type", dict: "dict_type", list: "list_type", int: "int_type"}
+    if isinstance(origin, type) and issubclass(origin, BaseModel):
+        return PydanticCustomError("model_type", "Input should be an object")
+    return PydanticCustomError(names.get(origin, "dict_type"), "Input should not be null")
+
+
+class McpModel(StrictModel):
+    """MCP's schema has no nullable members: an optional member is absent or of its type, never `null` (the
+    official schema and the SDKs reject `"description": null`)."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None and info.field_name is not None:
+            raise _null_error(cls.model_fields[info.field_name].annotation)
+        return value
+
+
+class McpIcon(McpModel):
     """An icon for display in a client."""
 
     src: str = Field(description="URI of the icon (https: or data:).")
@@ -50,7 +79,7 @@ class McpIcon(StrictModel):
     theme: Literal["light", "dark"] | None = Field(default=None, description="Theme the icon is designed for.")
 
 
-class McpToolAnnotations(StrictModel):
+class McpToolAnnotations(McpModel):
     """Hints about the tool's behaviour (never guarantees)."""
 
     title: str | None = Field(default=None, description="Human-readable title.")
@@ -64,7 +93,7 @@ class McpToolAnnotations(StrictModel):
     openWorldHint: bool | None = Field(default=None, description="The tool interacts with external entities.")
 
 
-class McpExecution(StrictModel):
+class McpExecution(McpModel):
     """Execution properties (MCP 2025-11-25 only)."""
 
     taskSupport: Literal["forbidden", "optional", "required"] | None = Field(
@@ -77,7 +106,7 @@ MCP_VERSIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
 LATEST_MCP_VERSION = MCP_VERSIONS[-1]
 
 
-class McpTool20250618(StrictModel):
+class McpTool20250618(McpModel):
     """An MCP `Tool` as listed by `tools/list` (protocol version 2025-06-18)."""
 
     name: str = Field(description="Tool name, unique within a server.")
