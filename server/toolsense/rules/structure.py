@@ -467,10 +467,15 @@ def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         return
     subject = tool_subject(unit, version)
     for finding in model_findings(model, _own_keys(unit), subject):
-        if finding.code == UNKNOWN.code:
-            yield _unknown_tool_key(finding, ctx, version)
-        else:
+        if finding.code != UNKNOWN.code:
             yield finding
+        elif not (dialect == "openai" and finding.pointer in _PLATFORM_KEYS and not ctx.facts.sent_as_is):
+            yield _unknown_tool_key(finding, ctx, version)
+
+
+_PLATFORM_KEYS = frozenset({("server",), ("async",), ("messages",)})
+"""Vapi's documented members beside an OpenAI `function` tool (its webhook, async flag and spoken messages): the
+platform reads them and sends OpenAI only the function, so they are not ours to judge."""
 
 
 def _unknown_tool_key(finding: Finding, ctx: CheckContext, version: str | None) -> Finding:
