@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from foundkit import brief, diagnostics
+from foundkit import brief, diagnostics, marked
 
 from toolsense.cli import main
 
@@ -151,3 +151,19 @@ def test_a_raw_control_character_in_a_string() -> None:
     assert brief([syntax]) == [
         ("TS001", (0, 11, 0, 12), "Syntax error: control character U+0009 must be escaped in a string")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "after"),
+    [
+        ('{"a": 1 "b": 2}', '"b"', "'\"a\": 1'"),
+        ("[1 2]", "2", "'1'"),
+        ('[{"a": 1}\n {"b": 2}]', "{", "'{\"a\": 1}'"),
+        ('{"a": {"x": 1}\n  "b": [1]}', '"b"', '\'"a": {"x": 1}\''),
+    ],
+)
+def test_a_missing_comma_is_marked_where_the_comma_was_expected(text: str, needle: str, after: str) -> None:
+    # As VS Code's JSON support and TypeScript place it: on the next token, not on the whole member before.
+    (syntax,) = [d for d in diagnostics(text) if d.code == "TS001"]
+    occurrence = 1 if needle == "{" else 0
+    assert brief([syntax]) == [("TS001", marked(text, needle, occurrence), f"Syntax error: expected ',' after {after}")]
