@@ -9,6 +9,7 @@ Work is bounded (`limits.max_schema_depth`, `limits.max_subschemas`) and cached 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -30,7 +31,7 @@ from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, Replace
 from ..engine.schemas import closest, resolve_local_ref
 from ..engine.units import Unit
 from ..settings import LimitsSettings
-from .instances import canonical, meta_registry, offline_registry, validator_class
+from .instances import canonical, meta_registry, offline_registry, validator_class, value_findings
 from .structure import json_type_name, short_repr
 from .tooldef import (
     JSON_TYPES,
@@ -106,6 +107,15 @@ TOO_COMPLEX = CATALOG.rule(
     "schema-too-complex",
     Severity.WARNING,
     "The schema is deeper or larger than `limits.max_schema_depth` / `limits.max_subschemas`; checks were cut short.",
+    FAMILY,
+)
+OWN_VALUE = CATALOG.rule(
+    "TS219",
+    "value-breaks-own-schema",
+    Severity.ERROR,
+    "A `default`, an `examples` item, a `const` or an `enum` member that its own (sub)schema rejects: a model "
+    "told the default or shown the example sends it (a wrong type or a value outside the enum is an error; a "
+    "broken range, length or pattern a warning).",
     FAMILY,
 )
 UNKNOWN_DIALECT = CATALOG.rule(
@@ -213,6 +223,8 @@ def check_schema_target(target: SchemaTarget, walk: SchemaWalk) -> Iterator[Find
     yield from _required(walk, base)
     yield from _enum_duplicates(walk, base)
     yield from _refs(schema, walk, base)
+    if walk.truncated is None and not target.is_output:
+        yield from own_values(schema, walk, base, target.dialect)
 
 
 def _dialect(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Finding]:
@@ -757,3 +769,107 @@ def _definition_refs(schema: dict[str, Any]) -> list[str]:
         if isinstance(defs, dict):
             refs.extend(f"#/{key}/{name.replace('~', '~0').replace('/', '~1')}" for name in defs)
     return refs
+
+
+# --- default, examples, const and enum against their own schema -------------------------------------------------
+
+_ANNOTATED = ("default", "examples")
+_LOCAL_DEFS = ("#/$defs/", "#/definitions/")
+_OWN_CODES = {kind: f"{OWN_VALUE.code}:{kind}" for kind in ("unknown", "missing", "type", "enum", "coercible")}
+_OWN_CODES["constraint"] = f"{OWN_VALUE.code}:constraint"
+
+
+def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect: str) -> Iterator[Finding]:
+    """Each `default` and `examples` item validated against the subschema it sits in (local `$defs` resolved;
+    other `$ref`s make it say nothing); `const` and `enum` members against the subschema's `type`."""
+    for entry in walk.nodes:
+        if entry.conditional:
+            continue
+        node = entry.node
+        pointer = (*base, *entry.pointer)
+        yield from _typed_members(node, pointer)
+        if not any(key in node for key in _ANNOTATED) or not _refs_are_local(node):
+            continue
+        own = {key: value for key, value in node.items() if key not in _ANNOTATED}
+        for key in ("$defs", "definitions", "$schema"):
+            if key in schema and key not in own:
+                own[key] = schema[key]
+        checked: list[tuple[Pointer, Any, str]] = []
+        if "default" in node:
+            checked.append((("default",), node["default"], "The default"))
+        examples = node.get("examples")
+        if isinstance(examples, list):
+            checked.extend((("examples", i), example, f"Example {i + 1}") for i, example in enumerate(examples))
+        for where, value, label in checked:
+            findings, notes = value_findings(own, dialect, value, label.lower(), _OWN_CODES, 200)
+            if notes:
+                continue  # the check stopped early: say nothing rather than guess
+            for finding in findings:
+                kind = finding.code.rsplit(":", 1)[-1]
+                severity = Severity.WARNING if kind == "constraint" else Severity.ERROR
+                yield dataclasses.replace(
+                    finding.under((*pointer, *where)),
+                    code=OWN_VALUE.code,
+                    message=f"{label} breaks its own schema: {finding.message}",
+                    severity=severity,
+                    fixes=(),
+                )
+
+
+def _refs_are_local(node: Any) -> bool:
+    """Every `$ref` inside node points into the root's `$defs`/`definitions` (which are copied beside it)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if ref is not None and not (isinstance(ref, str) and ref.startswith(_LOCAL_DEFS)):
+                return False
+            if "$dynamicRef" in current or "$recursiveRef" in current:
+                return False
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return True
+
+
+_CHECKER = Draft202012Validator.TYPE_CHECKER
+
+
+def _of_type(value: Any, kinds: list[str]) -> bool:
+    return any(_CHECKER.is_type(value, kind) for kind in kinds)
+
+
+def _a(value: Any) -> str:
+    kind = json_type_name(value)
+    return "null" if kind == "null" else _article(kind)
+
+
+def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
+    kinds = types_of(node)
+    if not kinds or not all(kind in JSON_TYPES for kind in kinds) or not isinstance(node.get("type"), (str, list)):
+        return
+    shown = " or ".join(kinds)
+    values = node.get("enum")
+    if isinstance(values, list):
+        for index, value in enumerate(values):
+            if not _of_type(value, kinds):
+                yield Finding(
+                    OWN_VALUE.code,
+                    f"Enum value {short_repr(value)} is {_a(value)}, not {shown}: no value can match it",
+                    (*pointer, "enum", index),
+                )
+    if "const" in node:
+        value = node["const"]
+        if not _of_type(value, kinds):
+            yield Finding(
+                OWN_VALUE.code,
+                f"const {short_repr(value)} is {_a(value)}, not {shown}: no value can match the schema",
+                (*pointer, "const"),
+            )
+        elif isinstance(values, list) and _enum_key(value) not in {_enum_key(v) for v in values}:
+            yield Finding(
+                OWN_VALUE.code,
+                f"const {short_repr(value)} is not one of the enum values: no value can match the schema",
+                (*pointer, "const"),
+            )
