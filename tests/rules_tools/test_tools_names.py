@@ -6,6 +6,7 @@ import json
 
 from tooltest import check, codes, one, only, registry_of, span, tool
 
+from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.findings import ReplaceValue
 from toolsense.settings import Settings
 
@@ -95,3 +96,15 @@ def test_duplicates_across_the_workspace_are_a_warning_with_the_other_place() ->
     # The file's own entry in the registry is not a duplicate of itself.
     mine = registry_of(("file:///work/project/tools/sample.json", text))
     assert "TS203" not in codes(check(text, registry=mine))
+
+
+def test_other_files_are_named_by_their_path_not_their_basename() -> None:
+    other_uri = "file:///work/project/vendor/tools/sample.json"
+    registry = registry_of((other_uri, tool(SCHEMA, name="get_weather")))
+    d = one(check(tool(SCHEMA, name="get_weather"), registry=registry), "TS203")
+    assert d.message == (
+        "Tool 'get_weather' is also defined in vendor/tools/sample.json: calls and automations naming it are ambiguous"
+    )
+    ctx = CheckContext(Settings(), ToolRegistry(), "file:///w/a/tools.json", root_uri="file:///w")
+    assert ctx.display_path("file:///w/b/my%20tools/x.json") == "b/my tools/x.json"
+    assert ctx.display_path("file:///elsewhere/x.json") == "elsewhere/x.json"

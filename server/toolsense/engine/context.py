@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from ..document.jsontree import Pointer
 from ..settings import Settings
@@ -114,6 +115,20 @@ class CheckContext:
     """Registered user models (toolsense.usermodels.ModelRegistry) when loaded; None otherwise."""
     facts: FileFacts = NO_FACTS
     """What the file being checked says about all its units (MCP version, sent as it is); set by the checker."""
+    root_uri: str = ""
+    """The workspace folder (LSP) or the current directory (CLI), for naming other files in messages."""
+
+    def display_path(self, uri: str) -> str:
+        """Another file as messages name it: relative to the workspace root; else relative to the folder this
+        file and that one share (never the bare file name, which two folders may both have)."""
+        root = self.root_uri.rstrip("/") + "/"
+        if self.root_uri and uri.startswith(root):
+            return unquote(uri[len(root) :])
+        mine, other = self.uri.split("/"), uri.split("/")
+        shared = 0
+        while shared < min(len(mine), len(other)) - 1 and mine[shared] == other[shared]:
+            shared += 1
+        return unquote("/".join(other[shared:]))
 
     def fingerprint(self) -> tuple[int, int, int, int]:
         """Changes whenever something a cached unit result depends on changes."""

@@ -130,7 +130,7 @@ def _elsewhere(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
     if not others:
         return
     first = others[0]
-    where = first.uri.rsplit("/", 1)[-1]
+    where = ctx.display_path(first.uri)
     more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
     related = tuple(Related(f"'{view.name}' is also defined here", info.name_pointer, info.uri) for info in others[:10])
     yield Finding(
