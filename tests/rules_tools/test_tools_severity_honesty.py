@@ -8,6 +8,7 @@ from typing import Any
 
 from tooltest import check, codes, one, only, span
 
+from toolsense.engine.findings import MoveMember
 from toolsense.engine.units import Unit
 from toolsense.rules.structure import tool_subject
 from toolsense.settings import DescriptionSettings, Settings
@@ -132,3 +133,29 @@ def test_branches_of_an_object_with_its_own_properties_are_not_told_to_close() -
         "anyOf": [{"properties": {"a": {"type": "string", "description": "a"}}}],
     }
     assert "TS220" not in codes(check(json.dumps(anthropic(input_schema=schema), indent=2)))
+
+
+# --- a key in the wrong place ----------------------------------------------------------------------------------
+
+
+def test_a_schema_keyword_beside_the_schema_says_where_it_belongs() -> None:
+    text = json.dumps([anthropic(required=["city"])], indent=2)
+    d = one(check(text), "TS101")
+    assert d.severity == "error" and d.text == '"required"'
+    assert (
+        d.message == "'required' belongs inside 'input_schema': beside it, it is not part of the schema the model sees"
+    )
+    [move] = d.fixes
+    assert move.title == "Move 'required' into 'input_schema'" and move.edits == (
+        MoveMember((0, "required"), (0, "input_schema")),
+    )
+    mcp = {"name": "t", "description": "d", "inputSchema": SCHEMA, "required": ["city"]}
+    d = one(check(json.dumps([mcp], indent=2)), "TS101")
+    assert d.severity == "warning" and d.message.startswith("'required' belongs inside 'inputSchema'")
+
+
+def test_a_keyword_the_schema_already_has_is_not_offered_a_move() -> None:
+    schema = {**SCHEMA, "required": []}
+    d = one(check(json.dumps([anthropic(input_schema=schema, required=["city"])], indent=2)), "TS101")
+    assert d.message.startswith("Unknown property 'required' in Anthropic tool 't'")
+    assert not any(isinstance(e, MoveMember) for f in d.fixes for e in f.edits)

@@ -16,7 +16,16 @@ from pydantic import BaseModel, ValidationError
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
 from ..engine.filefacts import mcp_version
-from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, RenameKey, ReplaceValue, Severity
+from ..engine.findings import (
+    Finding,
+    Fix,
+    InsertMembers,
+    MoveMember,
+    RemoveMember,
+    RenameKey,
+    ReplaceValue,
+    Severity,
+)
 from ..engine.schemas import closest, enum_values, json_types, properties_of, subschemas_at
 from ..engine.units import Unit
 from ..models.definitions import (
@@ -25,6 +34,7 @@ from ..models.definitions import (
     MCP_REMOVED,
     MCP_TOOL_MODELS,
     MCP_VERSIONS,
+    SCHEMA_KEY,
     TOOL_MODELS,
     TRIGGER_CONFIG_MODELS,
     Automation,
@@ -469,8 +479,30 @@ def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     for finding in model_findings(model, _own_keys(unit), subject):
         if finding.code != UNKNOWN.code:
             yield finding
+        elif (misplaced := _misplaced(finding, unit.value, dialect)) is not None:
+            yield misplaced if version is None else dataclasses.replace(misplaced, severity=Severity.WARNING)
         elif not (dialect == "openai" and finding.pointer in _PLATFORM_KEYS and not ctx.facts.sent_as_is):
             yield _unknown_tool_key(finding, ctx, version)
+
+
+_SCHEMA_KEYWORDS = frozenset({"required", "properties", "additionalProperties", "$defs", "definitions"})
+"""JSON Schema keywords that authors write beside the tool's schema instead of inside it."""
+
+
+def _misplaced(finding: Finding, value: Any, dialect: str) -> Finding | None:
+    """A schema keyword beside the schema (`required` next to `parameters`): the provider ignores or rejects
+    it, so the model is told nothing is required. Says where it belongs and offers to move it there."""
+    key = finding.data.get("key", "")
+    schema_key = SCHEMA_KEY.get(dialect)
+    if key not in _SCHEMA_KEYWORDS or schema_key is None or finding.pointer[:-1] != schema_key[:-1]:
+        return None
+    schema = _value_at(value, schema_key)
+    if not isinstance(schema, dict) or key in schema:
+        return None
+    where = str(schema_key[-1])
+    move = Fix(f"Move '{key}' into '{where}'", (MoveMember(finding.pointer, schema_key),), preferred=True)
+    message = f"'{key}' belongs inside '{where}': beside it, it is not part of the schema the model sees"
+    return Finding(UNKNOWN.code, message, finding.pointer, "key", fixes=(move,), data=finding.data)
 
 
 _PLATFORM_KEYS = frozenset({("server",), ("async",), ("messages",)})
