@@ -33,7 +33,16 @@ from tree_sitter import Node, Point
 from .document.document import Document, new_parser
 from .document.jsontree import Location, Pointer, locate, pair_key, pairs, string_content_offsets, value_children
 from .engine.checker import Diagnostic
-from .engine.findings import Fix, FixEdit, InsertMembers, RemoveMember, RenameKey, ReplaceInString, ReplaceValue
+from .engine.findings import (
+    Fix,
+    FixEdit,
+    InsertMembers,
+    MoveMember,
+    RemoveMember,
+    RenameKey,
+    ReplaceInString,
+    ReplaceValue,
+)
 from .engine.placement import syntax_errors
 from .engine.units import Unit
 
@@ -256,7 +265,28 @@ def edits_for(document: Document, edit: FixEdit, snippets: bool = False) -> list
         return _remove(document, edit.pointer)
     if isinstance(edit, InsertMembers):
         return _insert(document, edit, snippets)
+    if isinstance(edit, MoveMember):
+        return _move(document, edit)
     return _replace_in_string(document, edit)
+
+
+def _move(document: Document, edit: MoveMember) -> list[TextEdit]:
+    """Remove the member where it is and insert it, value unchanged, at the end of the target object. A
+    one-line value keeps its text; a longer one is written compactly (its old indentation would not fit)."""
+    if not edit.pointer or not isinstance(edit.pointer[-1], str):
+        raise NotApplicable("not an object member")
+    found = _need(document, edit.pointer)
+    if found.key is None:
+        raise NotApplicable("not an object member")
+    value = found.value
+    text = bytes(document.data[value.start_byte : value.end_byte]).decode("utf-8", "surrogatepass")
+    if "\n" in text or "\r" in text or value.has_error:
+        try:
+            text = json.dumps(json.loads(text), ensure_ascii=False, separators=(", ", ": "))
+        except ValueError as error:
+            raise NotApplicable("the value does not parse") from error
+    moved = _insert(document, InsertMembers(edit.into, ((edit.pointer[-1], text),)), False)
+    return _remove(document, edit.pointer) + moved
 
 
 def _reindent(document: Document, at: int, text: str) -> str:
@@ -691,6 +721,8 @@ def _claims(fix: Fix) -> set[tuple[Pointer, str]]:
             claims.add((edit.pointer[:-1], edit.new_key))
         elif isinstance(edit, InsertMembers):
             claims.update((edit.pointer, name) for name, _ in edit.members)
+        elif isinstance(edit, MoveMember) and edit.pointer:
+            claims.add((edit.into, str(edit.pointer[-1])))
     return claims
 
 

@@ -24,6 +24,7 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 SeverityName = Literal["error", "warning", "information", "hint", "off"]
+McpVersionName = Literal["2025-06-18", "2025-11-25", "2026-07-28"]
 ProfileName = Literal["anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp"]
 DialectName = Literal["openai", "openai-flat", "anthropic", "mcp", "gemini", "bedrock"]
 
@@ -63,6 +64,12 @@ class DescriptionSettings(_Section):
     max_length: int = Field(default=1024, ge=1, description="Longest tool description before a warning.")
 
 
+class McpSettings(_Section):
+    protocol_version: McpVersionName = Field(
+        default="2026-07-28", description="MCP protocol version for files that do not state one."
+    )
+
+
 class ProfileLimits(_Section):
     max_properties: int | None = None
     max_depth: int | None = None
@@ -92,6 +99,7 @@ class Settings(_Section):
     diagnostics: DiagnosticsSettings = DiagnosticsSettings()
     limits: LimitsSettings = LimitsSettings()
     description: DescriptionSettings = DescriptionSettings()
+    mcp: McpSettings = McpSettings()
     profiles: tuple[ProfileName, ...] = Field(default=(), description="Provider profiles whose rules apply.")
     profile_limits: dict[str, ProfileLimits] = Field(default_factory=dict)
     severity: dict[str, SeverityName] = Field(default_factory=dict, description="Rule code -> severity or off.")

@@ -160,3 +160,21 @@ def test_nothing_to_fix(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "--fix", "tools")
     assert snapshot(ws) == before
     assert code == 0 and "No fixes applied." in err
+
+
+def test_a_misplaced_required_is_moved_with_unsafe_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "misplaced.tools.json"
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    function = {"name": "f", "description": "d", "parameters": schema}
+    text = json.dumps([{"type": "function", "function": {**function, "required": ["a"]}}], indent=2) + "\n"
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    assert f"{path}:16:7: error TS101 'required' belongs inside 'parameters'" in out
+    run(capsys, "--fix", str(path))
+    assert path.read_text(encoding="utf-8") == text  # moving changes what is validated: not a safe fix
+    run(capsys, "--fix", "--unsafe-fixes", str(path))
+    assert path.read_text(encoding="utf-8") == text.replace(
+        '        "additionalProperties": false\n      },\n      "required": [\n        "a"\n      ]\n',
+        '        "additionalProperties": false,\n        "required": ["a"]\n      }\n',
+    )

@@ -348,3 +348,39 @@ async def test_no_fixes_while_the_file_has_a_syntax_error(client: LanguageClient
     assert "TS001" in codes(diagnostics)
     whole = types.Range(types.Position(0, 0), types.Position(99, 0))
     assert [a for a in await doc.actions(whole, diagnostics) if a.edit is not None] == []
+
+
+MISPLACED = """[
+  {
+    "type": "function",
+    "function": {
+      "name": "create_event",
+      "description": "Create an event.",
+      "parameters": {
+        "type": "object",
+        "properties": {"title": {"type": "string", "description": "Title"}},
+        "additionalProperties": false
+      },
+      "required": ["title"]
+    }
+  }
+]
+"""
+
+
+async def test_move_a_misplaced_required_into_the_schema(client: LanguageClient, root: Path) -> None:
+    doc = await open_file(client, root / "tools" / "misplaced.tools.json", MISPLACED)
+    target = by_code(await doc.diagnostics(), "TS101")
+    assert (
+        target.message
+        == "'required' belongs inside 'parameters': beside it, it is not part of the schema the model sees"
+    )
+    [move] = [a for a in await doc.actions(target.range, [target]) if a.title.startswith("Move")]
+    assert move.title == "Move 'required' into 'parameters'" and move.is_preferred is True
+    assert move.edit is not None
+    await doc.apply(move.edit)
+    assert doc.text == MISPLACED.replace(
+        '"additionalProperties": false\n      },\n      "required": ["title"]\n',
+        '"additionalProperties": false,\n        "required": ["title"]\n      }\n',
+    )
+    assert "TS101" not in codes(await doc.diagnostics())

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from foundkit import brief, diagnostics
+from foundkit import brief, diagnostics, marked
 
 from toolsense.cli import main
 
@@ -125,7 +125,7 @@ def test_a_20_mb_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     tools = []
     for index in range(5600):
         tools.append({**tool, "name": f"tool_{index}"})
-    tools[4321]["colour"] = 1
+    tools[4321]["cache_contrl"] = 1  # a misspelt known key: an error (an app's own key would be a warning)
     text = json.dumps(tools, indent=1)
     assert len(text) > 20_000_000
     path = tmp_path / "big.tools.json"
@@ -133,7 +133,7 @@ def test_a_20_mb_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     code, found, err = check_json(capsys, str(path))
     assert err == ""
     unknown = [d for d in found if d["code"] == "TS101"]
-    assert len(unknown) == 1 and "'colour'" in str(unknown[0]["message"])
+    assert len(unknown) == 1 and "'cache_contrl'" in str(unknown[0]["message"])
     assert code == 1
 
 
@@ -151,3 +151,19 @@ def test_a_raw_control_character_in_a_string() -> None:
     assert brief([syntax]) == [
         ("TS001", (0, 11, 0, 12), "Syntax error: control character U+0009 must be escaped in a string")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "after"),
+    [
+        ('{"a": 1 "b": 2}', '"b"', "'\"a\": 1'"),
+        ("[1 2]", "2", "'1'"),
+        ('[{"a": 1}\n {"b": 2}]', "{", "'{\"a\": 1}'"),
+        ('{"a": {"x": 1}\n  "b": [1]}', '"b"', '\'"a": {"x": 1}\''),
+    ],
+)
+def test_a_missing_comma_is_marked_where_the_comma_was_expected(text: str, needle: str, after: str) -> None:
+    # As VS Code's JSON support and TypeScript place it: on the next token, not on the whole member before.
+    (syntax,) = [d for d in diagnostics(text) if d.code == "TS001"]
+    occurrence = 1 if needle == "{" else 0
+    assert brief([syntax]) == [("TS001", marked(text, needle, occurrence), f"Syntax error: expected ',' after {after}")]

@@ -105,7 +105,7 @@ def test_one_broken_tool_does_not_hide_the_others() -> None:
     found = [(code, where) for code, where, _ in brief(result.diagnostics, "TS")]
     assert ("TS101", marked(text, '"colour"')) in found
     assert ("TS101", marked(text, '"size"')) in found
-    assert ("TS001", marked(text, '"name": "b"')) in found  # expected ',' after it (the missing comma)
+    assert ("TS001", marked(text, '"input_schema"', 1)) in found  # where the comma after "name": "b" was expected
     assert [unit.pointer for unit in result.units] == [(0,), (1,), (2,)]
 
 

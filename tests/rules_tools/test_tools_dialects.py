@@ -92,9 +92,10 @@ BEDROCK = {"toolSpec": {"name": "get_weather", "description": "Weather.", "input
             [("tool", ("function",), "openai-flat", "app")],
         ),
         (
+            # `type: "function"` makes it the tool itself (Vapi's documented `server` beside it is not judged).
             [{**OPENAI, "server": {"url": "https://example.com"}}],
             "tool",
-            [("tool", (0, "function"), "openai-flat", "app")],
+            [("tool", (0,), "openai", "file")],
         ),
     ],
     ids=[

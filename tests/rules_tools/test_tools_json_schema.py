@@ -10,7 +10,7 @@ import pytest
 from tooltest import check, codes, one, only, span, tool
 
 from toolsense.engine.findings import InsertMembers, RemoveMember, ReplaceValue
-from toolsense.settings import LimitsSettings, Settings
+from toolsense.settings import LimitsSettings, McpSettings, Settings
 
 
 def schema(**properties: object) -> dict[str, object]:
@@ -224,8 +224,13 @@ def test_mcp_output_schema_is_checked_too() -> None:
         },
         indent=2,
     )
-    diags = check(text)
+    older = Settings(mcp=McpSettings(protocol_version="2025-11-25"))
+    diags = check(text, settings=older)
     assert one(diags, "TS211").message == 'The root of an MCP outputSchema must be `"type": "object"`, found "array"'
+    assert one(diags, "TS214").text == '"dict"'
+    # Since 2026-07-28 (the default) an outputSchema may be any JSON Schema; what is inside is still checked.
+    diags = check(text)
+    assert "TS211" not in codes(diags)
     assert one(diags, "TS214").text == '"dict"'
 
 

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from tooltest import check, codes, one, only, registry_of, span, tool
 
-from toolsense.engine.catalog import CATALOG
-from toolsense.engine.context import CheckContext
-from toolsense.engine.findings import MAX_RELATED, Finding, Related, ReplaceValue
-from toolsense.engine.units import Unit
+from toolsense.engine.findings import ReplaceValue
 from toolsense.settings import Settings
 
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False}
@@ -101,59 +97,3 @@ def test_duplicates_across_the_workspace_are_a_warning_with_the_other_place() ->
     assert "TS203" not in codes(check(text, registry=mine))
 
 
-def _same_name_tools(count: int) -> str:
-    return json.dumps([{"name": "same", "description": "d", "input_schema": SCHEMA} for _ in range(count)])
-
-
-def test_many_tools_sharing_a_name_list_a_bounded_number_of_others() -> None:
-    """n tools with one name are n findings; each lists at most MAX_RELATED others (not n - 1), so the output
-    grows linearly: doubling n doubles the related locations (1,000 tools once made 999,000)."""
-    totals = {}
-    for count in (150, 300):
-        diags = only(check(_same_name_tools(count)), "TS202")
-        assert len(diags) == count
-        assert {d.message for d in diags} == {
-            f"Duplicate tool name 'same': {count} tools in this file have it (the first 10 others are listed)"
-        }
-        assert all(len(d.diagnostic.related) == MAX_RELATED for d in diags)
-        totals[count] = sum(len(d.diagnostic.related) for d in diags)
-        first = diags[0].diagnostic.related
-        assert [r.range.start.line for r in first] == [0] * MAX_RELATED  # one line of JSON: all on line 0
-        assert diags[0].range not in [(r.range.start.line, r.range.start.character) for r in first]
-    assert totals[300] == 2 * totals[150] == 2 * 150 * MAX_RELATED
-
-
-def test_a_few_duplicates_still_list_every_other() -> None:
-    diags = only(check(_same_name_tools(4)), "TS202")
-    assert diags[0].message == "Duplicate tool name 'same': 4 tools in this file have it"
-    assert [len(d.diagnostic.related) for d in diags] == [3, 3, 3, 3]
-    assert all(
-        d.range[:2] not in [(r.range.start.line, r.range.start.character) for r in d.diagnostic.related] for d in diags
-    )
-
-
-def test_many_duplicates_across_the_workspace_are_counted_not_all_listed() -> None:
-    other_uri = "file:///work/project/tools/other.json"
-    own_uri = "file:///work/project/tools/sample.json"
-    text = _same_name_tools(40)
-    registry = registry_of((other_uri, _same_name_tools(30)), (own_uri, text))
-    diags = only(check(text, registry=registry, uri=own_uri), "TS203")
-    assert len(diags) == 40
-    assert diags[0].message == (
-        "Tool 'same' is also defined in other.json (and 29 more): calls and automations naming it are ambiguous"
-    )
-    finding = diags[0].diagnostic.finding
-    assert finding is not None
-    assert len(finding.related) == MAX_RELATED and {r.uri for r in finding.related} == {other_uri}
-
-
-def test_related_locations_are_capped_whatever_a_rule_makes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The checker places at most MAX_RELATED related locations for any finding."""
-    many = tuple(Related("here", ("name",)) for _ in range(MAX_RELATED * 5))
-
-    def noisy(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
-        return (Finding("TS202", "many", ("name",), related=many),)
-
-    monkeypatch.setitem(CATALOG.unit_checks, "tool", [*CATALOG.unit_checks["tool"], noisy])
-    (placed,) = [d for d in check(tool(SCHEMA)) if d.message == "many"]
-    assert len(placed.diagnostic.related) == MAX_RELATED

@@ -20,6 +20,7 @@ from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import CATALOG, UnitKind
 from .context import CheckContext, Fingerprint
+from .filefacts import file_facts
 from .findings import MAX_RELATED, Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
 from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
@@ -191,6 +192,7 @@ def check_document(
     document.checked_edit_count = document.edit_count
     path = uri_path(ctx.uri or document.uri)
     file_split = split(document, kind_hint, forced_dialect(path, ctx.settings) if path else None)
+    ctx = dataclasses.replace(ctx, facts=file_facts(file_split.root if file_split.shape != "lines" else None))
     diagnostics: list[Diagnostic] = []
     if file_split.kind is None and kind_hint is None:
         # Not ours: nothing at all, except why a file a folder glob points at was not checked (and its syntax).

@@ -141,7 +141,9 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
         return Detected("tool", Dialect.ANTHROPIC)
     if isinstance(function, Mapping):
         own = set(value.keys()) - {"type", "function"} - FUNCTION_KEYS
-        if not own and (kind == "function" or relaxed or isinstance(function.get("name"), str)):
+        # `type: "function"` says the object is the Chat Completions tool itself: keys beside it are judged (as
+        # warnings unless sent as-is); without it, keys beside `function` are an application's record around it.
+        if (not own or kind == "function") and (kind == "function" or relaxed or isinstance(function.get("name"), str)):
             return Detected("tool", Dialect.OPENAI)
         if own and isinstance(function.get("name"), str) and {"parameters", "description"} & function.keys():
             return Detected("tool", Dialect.OPENAI_FLAT, ("function",))  # an application's record

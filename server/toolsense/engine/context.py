@@ -6,9 +6,11 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from ..document.jsontree import Pointer
 from ..settings import Settings
+from .filefacts import NO_FACTS, FileFacts
 from .schemas import closest
 
 
@@ -138,6 +140,22 @@ class CheckContext:
     trusted: bool = True
     models: Any = None
     """Registered user models (toolsense.usermodels.ModelRegistry) when loaded; None otherwise."""
+    facts: FileFacts = NO_FACTS
+    """What the file being checked says about all its units (MCP version, sent as it is); set by the checker."""
+    root_uri: str = ""
+    """The workspace folder (LSP) or the current directory (CLI), for naming other files in messages."""
+
+    def display_path(self, uri: str) -> str:
+        """Another file as messages name it: relative to the workspace root; else relative to the folder this
+        file and that one share (never the bare file name, which two folders may both have)."""
+        root = self.root_uri.rstrip("/") + "/"
+        if self.root_uri and uri.startswith(root):
+            return unquote(uri[len(root) :])
+        mine, other = self.uri.split("/"), uri.split("/")
+        shared = 0
+        while shared < min(len(mine), len(other)) - 1 and mine[shared] == other[shared]:
+            shared += 1
+        return unquote("/".join(other[shared:]))
 
     def fingerprint(self) -> Fingerprint:
         """Changes whenever something a cached unit result depends on changes.
@@ -146,11 +164,11 @@ class CheckContext:
         configuration could otherwise be mistaken for the one whose findings are cached.
         """
         models = 0 if self.models is None else int(self.models.serial)
-        return (settings_digest(self.settings), self.registry.version_excluding(self.uri), models)
+        return (settings_digest(self.settings), self.registry.version_excluding(self.uri), models, self.facts)
 
 
-Fingerprint = tuple[str, int, int]
-"""(settings digest, registry version, model-registry serial): see `CheckContext.fingerprint`."""
+Fingerprint = tuple[str, int, int, FileFacts]
+"""(settings digest, registry version, model-registry serial, file facts): see `CheckContext.fingerprint`."""
 
 
 def settings_digest(settings: Settings) -> str:

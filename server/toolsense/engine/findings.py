@@ -70,7 +70,15 @@ class ReplaceInString:
     text: str
 
 
-FixEdit = ReplaceValue | RenameKey | RemoveMember | InsertMembers | ReplaceInString
+@dataclass(frozen=True)
+class MoveMember:
+    """Move the member at pointer into the object at `into`, under the same key (a key in the wrong place)."""
+
+    pointer: Pointer
+    into: Pointer
+
+
+FixEdit = ReplaceValue | RenameKey | RemoveMember | InsertMembers | ReplaceInString | MoveMember
 
 
 @dataclass(frozen=True)
@@ -145,6 +153,8 @@ def _fix_under(fix: Fix, prefix: Pointer) -> Fix:
             edits.append(RemoveMember((*prefix, *edit.pointer)))
         elif isinstance(edit, InsertMembers):
             edits.append(InsertMembers((*prefix, *edit.pointer), edit.members, edit.snippet_members))
+        elif isinstance(edit, MoveMember):
+            edits.append(MoveMember((*prefix, *edit.pointer), (*prefix, *edit.into)))
         else:
             edits.append(ReplaceInString((*prefix, *edit.pointer), edit.start, edit.end, edit.text))
     return Fix(fix.title, tuple(edits), fix.safe, fix.preferred)

@@ -146,12 +146,24 @@ def _structural_error(node: Node) -> tuple[int, int, str]:
         and after is not None
         and after.type in ("pair", "object", "array", "string", "number", "true", "false", "null")
     ):
-        return last.start_byte, last.end_byte, f"Syntax error: expected ',' after {_quoted(last)}"
+        # On the token where the comma was expected (as VS Code's JSON support and TypeScript place it).
+        token = _first_token(after)
+        return token.start_byte, token.end_byte, f"Syntax error: expected ',' after {_quoted(last)}"
     first = children[0] if children else node
     end = first.end_byte if first.end_byte > first.start_byte else node.end_byte
     if node.start_byte == node.end_byte:
         return node.start_byte, node.end_byte, "Syntax error: unexpected end of input"
     return node.start_byte, min(end, node.start_byte + 200), f"Syntax error: unexpected {_quoted(first)}"
+
+
+def _first_token(node: Node) -> Node:
+    """A member's key, a container's opening bracket, or the scalar itself."""
+    if node.type == "pair":
+        key = node.child_by_field_name("key")
+        return key if key is not None else node
+    if node.type in ("object", "array") and node.child_count:
+        return node.children[0]
+    return node
 
 
 def _lexical_errors(node: Node) -> list[tuple[int, int, str]]:

@@ -220,7 +220,7 @@ class Workspace:
                 self.registry.set_file(loaded.uri, document_tools(loaded.document, self.kinds[path], dialect))
 
     def context(self, uri: str) -> CheckContext:
-        return CheckContext(self.settings, self.registry, uri, True, self.models)
+        return CheckContext(self.settings, self.registry, uri, True, self.models, root_uri=Path.cwd().as_uri())
 
     def check(self, path: Path) -> FileReport | None:
         loaded = self.files[path]

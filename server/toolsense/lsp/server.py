@@ -378,7 +378,8 @@ class ToolsenseServer(LanguageServer):
     # --- checking ---------------------------------------------------------------------------------------
 
     def context_for(self, uri: str) -> CheckContext:
-        return CheckContext(self.settings, self.registry, uri, self.settings.trusted, self.models)
+        root = self.roots[0].as_uri() if self.roots else ""
+        return CheckContext(self.settings, self.registry, uri, self.settings.trusted, self.models, root_uri=root)
 
     def schedule_check(self, od: OpenDocument, delay_ms: int | None = None, reason: str = "edit") -> None:
         """Check after the debounce delay; a newer change restarts the wait."""
@@ -506,7 +507,8 @@ class ToolsenseServer(LanguageServer):
         snapshot = od.document.snapshot()
         version = od.version
         registry = self._registry_snapshot()
-        context = CheckContext(self.settings, registry, od.uri, self.settings.trusted, self.models)
+        root = self.roots[0].as_uri() if self.roots else ""
+        context = CheckContext(self.settings, registry, od.uri, self.settings.trusted, self.models, root_uri=root)
         related = self.caps.related_information
         kind_hint, cache = od.kind_hint, od.cache
         od.dirty = False  # set again by anything that changes while the check runs

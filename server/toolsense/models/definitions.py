@@ -7,9 +7,11 @@ the schema rules. The same models drive completion and hover, so the editor says
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import Discriminator, Field, PositiveInt, Tag
+from pydantic import BaseModel, Discriminator, Field, PositiveInt, Tag, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from .base import ENUM_SCHEMAS, StrictModel
 from .dialects import (
@@ -49,7 +51,34 @@ class AnthropicTool(StrictModel):
     defer_loading: bool | None = Field(default=None, description="Load the tool only when searched for.")
 
 
-class McpIcon(StrictModel):
+def _null_error(annotation: Any) -> PydanticCustomError:
+    """The error pydantic gives for a wrong type, for a `null` where a member of this type is expected."""
+    union = get_origin(annotation) in (Union, UnionType)
+    kinds = [arg for arg in get_args(annotation) if arg is not type(None)] if union else [annotation]
+    kind = kinds[0] if kinds else annotation
+    if get_origin(kind) is Literal:
+        allowed = " or ".join(repr(value) for value in get_args(kind))
+        return PydanticCustomError("literal_error", "Input should be {expected}", {"expected": allowed})
+    origin = get_origin(kind) or kind
+    names = {str: "string_type", bool: "bool_type", dict: "dict_type", list: "list_type", int: "int_type"}
+    if isinstance(origin, type) and issubclass(origin, BaseModel):
+        return PydanticCustomError("model_type", "Input should be an object")
+    return PydanticCustomError(names.get(origin, "dict_type"), "Input should not be null")
+
+
+class McpModel(StrictModel):
+    """MCP's schema has no nullable members: an optional member is absent or of its type, never `null` (the
+    official schema and the SDKs reject `"description": null`)."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None and info.field_name is not None:
+            raise _null_error(cls.model_fields[info.field_name].annotation)
+        return value
+
+
+class McpIcon(McpModel):
     """An icon for display in a client."""
 
     src: str = Field(description="URI of the icon (https: or data:).")
@@ -58,7 +87,7 @@ class McpIcon(StrictModel):
     theme: Literal["light", "dark"] | None = Field(default=None, description="Theme the icon is designed for.")
 
 
-class McpToolAnnotations(StrictModel):
+class McpToolAnnotations(McpModel):
     """Hints about the tool's behaviour (never guarantees)."""
 
     title: str | None = Field(default=None, description="Human-readable title.")
@@ -72,26 +101,70 @@ class McpToolAnnotations(StrictModel):
     openWorldHint: bool | None = Field(default=None, description="The tool interacts with external entities.")
 
 
-class McpExecution(StrictModel):
-    """Execution properties (MCP 2025-11-25)."""
+class McpExecution(McpModel):
+    """Execution properties (MCP 2025-11-25 only)."""
 
     taskSupport: Literal["forbidden", "optional", "required"] | None = Field(
         default=None, description="Whether the tool may be run as a task."
     )
 
 
-class McpTool(StrictModel):
-    """An MCP `Tool` as listed by `tools/list`."""
+MCP_VERSIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
+"""The MCP protocol versions toolsense knows, oldest first; the last is the default."""
+LATEST_MCP_VERSION = MCP_VERSIONS[-1]
 
-    name: str = Field(description="Tool name, 1–128 characters of [A-Za-z0-9_.-], unique within a server.")
+
+class McpTool20250618(McpModel):
+    """An MCP `Tool` as listed by `tools/list` (protocol version 2025-06-18)."""
+
+    name: str = Field(description="Tool name, unique within a server.")
     title: str | None = Field(default=None, description="Human-readable title for display.")
     description: str | None = Field(default=None, description="What the tool does.")
-    icons: list[McpIcon] | None = Field(default=None, description="Icons for display.")
-    inputSchema: JsonObject = Field(description="JSON Schema (2020-12 by default) of the arguments.")
-    outputSchema: JsonObject | None = Field(default=None, description="JSON Schema of structuredContent in the result.")
+    inputSchema: JsonObject = Field(description="JSON Schema of the arguments; `type: object` at the root.")
+    outputSchema: JsonObject | None = Field(
+        default=None, description="JSON Schema of structuredContent in the result; `type: object` at the root."
+    )
     annotations: McpToolAnnotations | None = Field(default=None, description="Behaviour hints.")
     meta: JsonObject | None = Field(default=None, alias="_meta", description="Reserved metadata.")
+
+
+class McpTool20251125(McpTool20250618):
+    """An MCP `Tool` as listed by `tools/list` (protocol version 2025-11-25)."""
+
+    name: str = Field(description="Tool name, 1–128 characters of [A-Za-z0-9_.-] (SHOULD), unique within a server.")
+    inputSchema: JsonObject = Field(description="JSON Schema (2020-12 by default) of the arguments.")
+    icons: list[McpIcon] | None = Field(default=None, description="Icons for display.")
     execution: McpExecution | None = Field(default=None, description="Execution properties.")
+
+
+class McpTool(McpTool20250618):
+    """An MCP `Tool` as listed by `tools/list` (protocol version 2026-07-28, the latest)."""
+
+    name: str = Field(description="Tool name, 1–128 characters of [A-Za-z0-9_.-] (SHOULD), unique within a server.")
+    inputSchema: JsonObject = Field(
+        description="JSON Schema (2020-12 by default) of the arguments; `type: object` at the root. Properties may "
+        "carry `x-mcp-header`."
+    )
+    outputSchema: JsonObject | None = Field(
+        default=None, description="Any JSON Schema (2020-12 by default) of structuredContent in the result."
+    )
+    icons: list[McpIcon] | None = Field(default=None, description="Icons for display.")
+
+
+MCP_TOOL_MODELS: dict[str, type[StrictModel]] = {
+    "2025-06-18": McpTool20250618,
+    "2025-11-25": McpTool20251125,
+    "2026-07-28": McpTool,
+}
+
+MCP_ADDED: dict[str, str] = {"icons": "2025-11-25", "execution": "2025-11-25"}
+"""Tool keys added after the first known version: the version that added them."""
+MCP_REMOVED: dict[str, str] = {"execution": "2026-07-28"}
+"""Tool keys removed by a later version: the version that removed them."""
+
+
+def mcp_version_known(version: str) -> bool:
+    return version in MCP_VERSIONS
 
 
 class OpenAIFunction(StrictModel):

@@ -1,5 +1,7 @@
 """Descriptions: a model chooses tools and fills parameters from them. A tool without one is a warning, a
-parameter without one is information; a tool description longer than `description.max_length` is a warning."""
+parameter without one is information. A tool description longer than the limit is a warning: the limit is
+`description.max_length` when the settings set it, else the provider's own limit for the tool's dialect or an
+enabled profile (OpenAI: 1,024 characters); Anthropic, MCP and Gemini document none."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from ..engine.context import CheckContext
 from ..engine.findings import Finding, Severity
 from ..engine.schemas import resolve_local_ref
 from ..engine.units import Unit
-from ..settings import LimitsSettings
+from ..settings import LimitsSettings, Settings
 from .tooldef import ContentMemo, has_path, input_walk, tool_view, unit_key
 
 FAMILY = "Tool definitions: descriptions"
@@ -34,7 +36,8 @@ TOO_LONG = CATALOG.rule(
     "TS242",
     "description-too-long",
     Severity.WARNING,
-    "The tool description is longer than `description.max_length` (default 1024 characters).",
+    "The tool description is longer than `description.max_length` when set, else than the provider's limit "
+    "(OpenAI tools or the OpenAI profiles: 1,024 characters).",
     FAMILY,
 )
 
@@ -53,19 +56,33 @@ def _described(node: Any, root: Any) -> bool:
     return False
 
 
+OPENAI_DESCRIPTION_LIMIT = 1024
+"""OpenAI rejects a function description longer than this (as of 2026-11)."""
+_OPENAI = frozenset({"openai", "openai-flat"})
+
+
+def description_limit(dialect: str | None, settings: Settings) -> tuple[int, str] | None:
+    """The longest tool description and whose limit it is; None when no limit applies."""
+    if "max_length" in settings.description.model_fields_set:
+        return settings.description.max_length, "description.max_length"
+    if dialect in _OPENAI or {"openai", "openai-strict"} & set(settings.profiles):
+        return OPENAI_DESCRIPTION_LIMIT, "OpenAI's limit"
+    return None
+
+
 @CATALOG.unit_check("tool")
 def descriptions(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     if tool_view(unit) is None:
         return ()
-    max_length, limits = ctx.settings.description.max_length, ctx.settings.limits
-    key = (unit_key(unit), unit.dialect, max_length, limits)
-    return _MEMO.get(key, lambda: tuple(_find(unit, max_length, limits)))
+    limit, limits = description_limit(unit.dialect, ctx.settings), ctx.settings.limits
+    key = (unit_key(unit), unit.dialect, limit, limits)
+    return _MEMO.get(key, lambda: tuple(_find(unit, limit, limits)))
 
 
 _MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
 
 
-def _find(unit: Unit, max_length: int, limits: LimitsSettings) -> Iterator[Finding]:
+def _find(unit: Unit, limit: tuple[int, str] | None, limits: LimitsSettings) -> Iterator[Finding]:
     view = tool_view(unit)
     assert view is not None
     text = view.description
@@ -79,10 +96,10 @@ def _find(unit: Unit, max_length: int, limits: LimitsSettings) -> Iterator[Findi
             )
     elif isinstance(text, str) and not text.strip():
         yield Finding(TOOL_DESCRIPTION.code, "The tool description is empty", view.description_pointer)
-    elif isinstance(text, str) and len(text) > max_length:
+    elif isinstance(text, str) and limit is not None and len(text) > limit[0]:
         yield Finding(
             TOO_LONG.code,
-            f"The tool description is {len(text)} characters long, more than description.max_length ({max_length})",
+            f"The tool description is {len(text)} characters long, more than {limit[1]} ({limit[0]})",
             view.description_pointer,
         )
     if not isinstance(view.schema, dict):

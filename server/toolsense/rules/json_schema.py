@@ -9,6 +9,7 @@ Work is bounded (`limits.max_schema_depth`, `limits.max_subschemas`) and cached 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -25,11 +26,12 @@ from jsonschema.validators import validator_for
 from ..document.jsontree import Pointer
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
+from ..engine.filefacts import mcp_version
 from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue, Severity
 from ..engine.schemas import closest, resolve_local_ref
 from ..engine.units import Unit
 from ..settings import LimitsSettings
-from .instances import canonical, meta_registry, offline_registry, validator_class
+from .instances import canonical, meta_registry, offline_registry, validator_class, value_findings
 from .structure import json_type_name, short_repr
 from .tooldef import (
     JSON_TYPES,
@@ -107,6 +109,15 @@ TOO_COMPLEX = CATALOG.rule(
     "The schema is deeper or larger than `limits.max_schema_depth` / `limits.max_subschemas`; checks were cut short.",
     FAMILY,
 )
+OWN_VALUE = CATALOG.rule(
+    "TS219",
+    "value-breaks-own-schema",
+    Severity.ERROR,
+    "A `default`, an `examples` item, a `const` or an `enum` member that its own (sub)schema rejects: a model "
+    "told the default or shown the example sends it (a wrong type or a value outside the enum is an error; a "
+    "broken range, length or pattern a warning).",
+    FAMILY,
+)
 UNKNOWN_DIALECT = CATALOG.rule(
     "TS218",
     "unknown-schema-dialect",
@@ -149,14 +160,18 @@ class SchemaTarget:
     label: str
     dialect: str
     is_output: bool = False
+    any_root: bool = False
+    """Any JSON Schema may be the root (an MCP 2026-07-28 `outputSchema`), not only `type: object`."""
 
 
-def schema_targets(view: ToolView) -> list[SchemaTarget]:
+def schema_targets(view: ToolView, mcp_version: str | None = None) -> list[SchemaTarget]:
     targets: list[SchemaTarget] = []
     if view.has_schema:
         targets.append(SchemaTarget(view.schema, view.schema_pointer, "input schema", view.dialect))
     if view.dialect == "mcp" and "outputSchema" in view.value:
-        targets.append(SchemaTarget(view.value["outputSchema"], ("outputSchema",), "outputSchema", "mcp", True))
+        any_root = mcp_version is not None and mcp_version >= "2026-07-28"
+        output = SchemaTarget(view.value["outputSchema"], ("outputSchema",), "outputSchema", "mcp", True, any_root)
+        targets.append(output)
     return targets
 
 
@@ -165,17 +180,19 @@ def schema_validity(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     if tool_view(unit) is None:
         return ()
     limits = ctx.settings.limits
-    return _MEMO.get((unit_key(unit), unit.dialect, limits), lambda: _schema_validity(unit, limits))
+    version = mcp_version(ctx.facts, ctx.settings.mcp.protocol_version) if unit.dialect == "mcp" else None
+    key = (unit_key(unit), unit.dialect, limits, version)
+    return _MEMO.get(key, lambda: _schema_validity(unit, limits, version))
 
 
 _MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
 
 
-def _schema_validity(unit: Unit, limits: LimitsSettings) -> tuple[Finding, ...]:
+def _schema_validity(unit: Unit, limits: LimitsSettings, version: str | None) -> tuple[Finding, ...]:
     view = tool_view(unit)
     assert view is not None
     found: list[Finding] = []
-    for target in schema_targets(view):
+    for target in schema_targets(view, version):
         if not isinstance(target.schema, dict):
             continue  # the structure rule reports a schema that is not an object
         if target.is_output:
@@ -206,6 +223,8 @@ def check_schema_target(target: SchemaTarget, walk: SchemaWalk) -> Iterator[Find
     yield from _required(walk, base)
     yield from _enum_duplicates(walk, base)
     yield from _refs(schema, walk, base)
+    if walk.truncated is None and not target.is_output:
+        yield from own_values(schema, walk, base, target.dialect)
 
 
 def _dialect(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Finding]:
@@ -223,6 +242,8 @@ def _dialect(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Fi
 
 
 def _root(schema: dict[str, Any], base: Pointer, target: SchemaTarget) -> Iterator[Finding]:
+    if target.any_root:
+        return
     kinds = types_of(schema)
     what = "an MCP outputSchema" if target.is_output else f"the {target.label}"
     if "type" not in schema:
@@ -234,8 +255,9 @@ def _root(schema: dict[str, Any], base: Pointer, target: SchemaTarget) -> Iterat
         yield Finding(ROOT.code, message, base, "key", fixes=(fix,))
     elif kinds != ["object"] and isinstance(schema.get("type"), (str, list)):
         declared = schema["type"]
-        if isinstance(declared, str) and TYPE_ALIASES.get(declared.strip().lower()) == "object":
-            return  # "dict": unknown-type-name says it, with the fix
+        lowered = declared.strip().lower() if isinstance(declared, str) else None
+        if lowered is not None and "object" in (lowered, TYPE_ALIASES.get(lowered)):
+            return  # "dict", "OBJECT": unknown-type-name says it, with the fix (one diagnostic per token)
         shown = json.dumps(declared)
         fixes: tuple[Fix, ...] = ()
         if "object" in kinds:
@@ -747,3 +769,107 @@ def _definition_refs(schema: dict[str, Any]) -> list[str]:
         if isinstance(defs, dict):
             refs.extend(f"#/{key}/{name.replace('~', '~0').replace('/', '~1')}" for name in defs)
     return refs
+
+
+# --- default, examples, const and enum against their own schema -------------------------------------------------
+
+_ANNOTATED = ("default", "examples")
+_LOCAL_DEFS = ("#/$defs/", "#/definitions/")
+_OWN_CODES = {kind: f"{OWN_VALUE.code}:{kind}" for kind in ("unknown", "missing", "type", "enum", "coercible")}
+_OWN_CODES["constraint"] = f"{OWN_VALUE.code}:constraint"
+
+
+def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect: str) -> Iterator[Finding]:
+    """Each `default` and `examples` item validated against the subschema it sits in (local `$defs` resolved;
+    other `$ref`s make it say nothing); `const` and `enum` members against the subschema's `type`."""
+    for entry in walk.nodes:
+        if entry.conditional:
+            continue
+        node = entry.node
+        pointer = (*base, *entry.pointer)
+        yield from _typed_members(node, pointer)
+        if not any(key in node for key in _ANNOTATED) or not _refs_are_local(node):
+            continue
+        own = {key: value for key, value in node.items() if key not in _ANNOTATED}
+        for key in ("$defs", "definitions", "$schema"):
+            if key in schema and key not in own:
+                own[key] = schema[key]
+        checked: list[tuple[Pointer, Any, str]] = []
+        if "default" in node:
+            checked.append((("default",), node["default"], "The default"))
+        examples = node.get("examples")
+        if isinstance(examples, list):
+            checked.extend((("examples", i), example, f"Example {i + 1}") for i, example in enumerate(examples))
+        for where, value, label in checked:
+            findings, notes = value_findings(own, dialect, value, label.lower(), _OWN_CODES, 200)
+            if notes:
+                continue  # the check stopped early: say nothing rather than guess
+            for finding in findings:
+                kind = finding.code.rsplit(":", 1)[-1]
+                severity = Severity.WARNING if kind == "constraint" else Severity.ERROR
+                yield dataclasses.replace(
+                    finding.under((*pointer, *where)),
+                    code=OWN_VALUE.code,
+                    message=f"{label} breaks its own schema: {finding.message}",
+                    severity=severity,
+                    fixes=(),
+                )
+
+
+def _refs_are_local(node: Any) -> bool:
+    """Every `$ref` inside node points into the root's `$defs`/`definitions` (which are copied beside it)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if ref is not None and not (isinstance(ref, str) and ref.startswith(_LOCAL_DEFS)):
+                return False
+            if "$dynamicRef" in current or "$recursiveRef" in current:
+                return False
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return True
+
+
+_CHECKER = Draft202012Validator.TYPE_CHECKER
+
+
+def _of_type(value: Any, kinds: list[str]) -> bool:
+    return any(_CHECKER.is_type(value, kind) for kind in kinds)
+
+
+def _a(value: Any) -> str:
+    kind = json_type_name(value)
+    return "null" if kind == "null" else _article(kind)
+
+
+def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
+    kinds = types_of(node)
+    if not kinds or not all(kind in JSON_TYPES for kind in kinds) or not isinstance(node.get("type"), (str, list)):
+        return
+    shown = " or ".join(kinds)
+    values = node.get("enum")
+    if isinstance(values, list):
+        for index, value in enumerate(values):
+            if not _of_type(value, kinds):
+                yield Finding(
+                    OWN_VALUE.code,
+                    f"Enum value {short_repr(value)} is {_a(value)}, not {shown}: no value can match it",
+                    (*pointer, "enum", index),
+                )
+    if "const" in node:
+        value = node["const"]
+        if not _of_type(value, kinds):
+            yield Finding(
+                OWN_VALUE.code,
+                f"const {short_repr(value)} is {_a(value)}, not {shown}: no value can match the schema",
+                (*pointer, "const"),
+            )
+        elif isinstance(values, list) and _enum_key(value) not in {_enum_key(v) for v in values}:
+            yield Finding(
+                OWN_VALUE.code,
+                f"const {short_repr(value)} is not one of the enum values: no value can match the schema",
+                (*pointer, "const"),
+            )

@@ -3,6 +3,7 @@ error: a request cannot carry both) and across the workspace (a warning: which o
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 
@@ -108,13 +109,25 @@ def tool_name(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     profiles = [(p, True) for p in enabled_profiles(ctx.settings)]
     if own is not None:
         profiles.insert(0, (own, False))
+    generic = not explicit_dialect(view) and not ctx.facts.sent_as_is
     for profile, explicit in profiles:
         pattern = PROFILES[profile].name_pattern
         if pattern in checked and profile != "mcp":
             continue
         checked.add(pattern)
-        yield from _name_findings(view, profile, explicit)
+        for finding in _name_findings(view, profile, explicit):
+            if generic and not explicit and finding.code == BAD_NAME.code:
+                # A bare {name, description, parameters} is OpenAI's shape but also MCP servers' and Gemini's:
+                # `calendar.create_event` is fine there, so OpenAI's rule is a warning until the file says OpenAI.
+                finding = dataclasses.replace(finding, severity=Severity.WARNING)
+            yield finding
     yield from _elsewhere(view, ctx, unit.origin)
+
+
+def explicit_dialect(view: ToolView) -> bool:
+    """The tool says which provider it is for (`input_schema`, `type: "function"`, `inputSchema`), rather than the
+    bare `{name, description, parameters}` many formats share."""
+    return view.dialect != "openai-flat" or view.value.get("type") == "function"
 
 
 def _elsewhere(view: ToolView, ctx: CheckContext, origin: str = "file") -> Iterator[Finding]:
@@ -125,7 +138,7 @@ def _elsewhere(view: ToolView, ctx: CheckContext, origin: str = "file") -> Itera
     if not others:
         return
     first = others[0]
-    where = first.uri.rsplit("/", 1)[-1]
+    where = ctx.display_path(first.uri)
     more = f" (and {total - 1} more)" if total > 1 else ""
     related = tuple(
         Related(f"'{view.name}' is also defined here", info.name_pointer, info.uri) for info in others[:MAX_RELATED]

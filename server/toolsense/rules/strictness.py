@@ -7,6 +7,7 @@ error (TS263) replaces this warning; with the Gemini profile (which rejects the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
@@ -57,16 +58,26 @@ def closed_objects(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
 
 
 _MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
+_COMPOSED = frozenset({"allOf", "anyOf", "oneOf"})
+
+
+def _declares(node: dict[str, Any] | None) -> bool:
+    return node is not None and (bool(node.get("properties")) or bool(node.get("patternProperties")))
 
 
 def _open_objects(unit: Unit, limits: LimitsSettings) -> Iterator[Finding]:
     view = tool_view(unit)
     assert view is not None
     walk = input_walk(unit, limits.max_schema_depth, limits.max_subschemas)
+    nodes = {entry.pointer: entry.node for entry in walk.nodes}
     for entry in walk.nodes:
         node = entry.node
-        if entry.conditional or entry.in_all_of or "allOf" in node or not is_object_schema(node):
+        if entry.conditional or entry.in_all_of or not is_object_schema(node):
             continue
+        if not _COMPOSED.isdisjoint(node):
+            continue  # its properties come from its branches: closing it would reject every argument
+        if entry.via in ("anyOf", "oneOf") and _declares(nodes.get(entry.pointer[:-2])):
+            continue  # a branch is checked against the whole object, whose own properties it does not list
         if "additionalProperties" in node or node.get("unevaluatedProperties") is False:
             continue
         pointer = (*view.schema_pointer, *entry.pointer)
