@@ -255,6 +255,8 @@ def split(document: Document, kind_hint: UnitKind | None) -> Split:
         return Split(kind, "array", spans, root, None, root)
     if root.type != "object":
         return Split(kind_hint, "none", [], root, root.type, root)
+    if kind_hint in (None, "mcp_config") and _is_mcp_config(document.uri, root):
+        return Split("mcp_config", "object", [UnitSpan("mcp_config", (), root)], root, None, root)
     for wrapper, kind_of in _WRAPPERS:
         inner = _member_value(root, wrapper)
         if inner is not None and inner.type == "array":
@@ -275,6 +277,25 @@ def split(document: Document, kind_hint: UnitKind | None) -> Split:
 
 
 _WRAPPERS: tuple[tuple[str, UnitKind], ...] = (("tools", "tool"), ("functions", "tool"), ("automations", "automation"))
+
+MCP_CONFIG_FILES = frozenset({"mcp.json", ".mcp.json", "claude_desktop_config.json"})
+"""MCP client configuration files (VS Code `.vscode/mcp.json`, Cursor `mcp.json`, Claude Code `.mcp.json`, Claude
+Desktop): ours when the name matches and the content has a `servers` / `mcpServers` object."""
+
+
+def _is_mcp_config(uri: str, root: Node) -> bool:
+    if uri.rstrip("/").rsplit("/", 1)[-1] not in MCP_CONFIG_FILES:
+        return False
+    return any((value := _member_value(root, key)) is not None and value.type == "object" for key in MCP_SERVER_KEYS)
+
+
+MCP_SERVER_KEYS = ("servers", "mcpServers")
+
+
+def mcp_config_dialect(value: Any) -> str:
+    """`vscode` (a `servers` map, with `inputs`) or `claude` (an `mcpServers` map: Claude Code, Claude Desktop,
+    Cursor)."""
+    return "vscode" if isinstance(value, dict) and isinstance(value.get("servers"), dict) else "claude"
 
 
 _MAX_UNIT_DEPTH = 3
@@ -510,6 +531,8 @@ def with_dialects(units: list[Unit]) -> list[Unit]:
             dialects.append(tool_dialect(unit.value))
         elif unit.kind == "tool_call":
             dialects.append(call_dialect(unit.value))
+        elif unit.kind == "mcp_config":
+            dialects.append(mcp_config_dialect(unit.value))
         else:
             dialects.append("automation")
     known = [d for d in dialects if d not in (None, "unknown")]

@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (imported to register their rules)
     examples,
     json_schema,
     mcp,
+    mcp_config,
     names,
     preflight,
     profiles,
