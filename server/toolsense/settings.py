@@ -22,7 +22,9 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 SeverityName = Literal["error", "warning", "information", "hint", "off"]
-ProfileName = Literal["anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp"]
+ProfileName = Literal[
+    "anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp", "mcp-quality", "mcp-security"
+]
 
 DEFAULT_TOOL_GLOBS = ("**/*.tool.json", "**/*.tools.json", "**/tools/*.json")
 DEFAULT_AUTOMATION_GLOBS = ("**/*.automation.json", "**/automations/*.json")

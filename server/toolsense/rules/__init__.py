@@ -14,6 +14,7 @@ from . import (  # noqa: F401  (imported to register their rules)
     json_schema,
     mcp,
     mcp_config,
+    mcp_profiles,
     names,
     preflight,
     profiles,
