@@ -73,6 +73,8 @@ FEATURE_MODULES = (
     "definition",
     "code_actions",
     "models",
+    "mcp_code_lens",
+    "mcp_check_command",
 )
 """Modules of `toolsense.lsp` that register handlers; each exposes `register(server)`. Missing ones are skipped."""
 

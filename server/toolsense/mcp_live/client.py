@@ -237,8 +237,7 @@ async def _session(
     listing.notes.clear()
 
     async def on_message(message: Any) -> None:
-        if isinstance(message, Exception):
-            tap.garbage.append(_garbage_text(message))
+        """Notifications and transport errors: the tap has already seen the errors (unparsable lines)."""
 
     transport = _tapped(_transport(target, errlog), tap)
     info = types.Implementation(name="toolsense", version=__version__)

@@ -21,7 +21,7 @@ from ..engine.placement import place
 from ..engine.units import root_value
 from ..settings import Settings
 from .client import DEFAULT_TIMEOUT_S, HttpTarget, Listing, LiveProblem, StdioTarget, Target, list_tools
-from .codes import LISTING_LIMITED, MANY_TOOLS
+from .codes import LISTING_LIMITED, MANY_TOOLS, STDOUT_NOISE
 from .drift import drift_findings
 from .snapshot import read_snapshot_tools, server_file_name, snapshot_text
 
@@ -84,7 +84,9 @@ def check_server(
         )
     committed = read_snapshot_tools(path) if compare and path.is_file() and not update else None
     if problems:
-        # Nothing complete to write or compare: the committed snapshot (if any) carries the problem.
+        # Nothing complete to write or compare: the committed snapshot (if any) carries the problem, which
+        # already says what the server printed; one diagnostic, not two.
+        notes = [note for note in notes if note.code != STDOUT_NOISE.code]
         outcome.snapshot = path if path.is_file() else None
         outcome.diagnostics = _file_level(problems + notes, context)
         if outcome.snapshot is not None:
@@ -175,7 +177,9 @@ class CliLive:
         """Add each server's own diagnostics to the results (a pseudo path `mcp-server:<command>` when there is
         no snapshot file to point into)."""
         for outcome in self.outcomes:
-            key = outcome.snapshot if outcome.snapshot is not None else Path(f"mcp-server:{outcome.label}")
+            # A path keeps no "//": the pseudo path of a URL is written without it.
+            pseudo = Path("mcp-server:" + outcome.label.replace("://", ":"))
+            key = outcome.snapshot if outcome.snapshot is not None else pseudo
             found = [d for d in results.get(key, []) if d not in outcome.diagnostics]
             merged = found + outcome.diagnostics
             merged.sort(key=lambda d: (d.range.start, d.code))
