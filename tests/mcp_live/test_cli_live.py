@@ -202,17 +202,10 @@ def test_ten_thousand_tools(tmp_path: Path) -> None:
 
 def test_env_values_never_reach_the_output(tmp_path: Path) -> None:
     secret = "sk-live-0123456789abcdef"
-    command = server_command("paged_server.py", "--stderr-env", "API_TOKEN", "--tools", "0")
-    # The server prints its token to stderr, then fails: the message quotes stderr, without the secret.
-    result = run_cli(
-        "--mcp-server",
-        command + " --unknown-flag",
-        "--mcp-env",
-        f"API_TOKEN={secret}",
-        "--format",
-        "json",
-        cwd=tmp_path,
-    )
+    # The server prints its token to stderr and exits: the message quotes stderr, with the secret redacted.
+    command = server_command("paged_server.py", "--stderr-env", "API_TOKEN", "--exit-after-stderr")
+    result = run_cli("--mcp-server", command, "--mcp-env", f"API_TOKEN={secret}", "--format", "json", cwd=tmp_path)
     assert result.returncode == 1
     assert secret not in result.stdout + result.stderr
-    assert "***" in result.stdout or "TS920" in result.stdout
+    only = _one(result)
+    assert str(only["message"]).endswith("its stderr ends with: 'starting with ***'")

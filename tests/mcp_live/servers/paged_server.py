@@ -62,10 +62,13 @@ def main() -> None:
     parser.add_argument("--name", default="paged-demo")
     parser.add_argument("--invalid", action="store_true")
     parser.add_argument("--stderr-env", default=None, help="print this env variable's value to stderr at start")
+    parser.add_argument("--exit-after-stderr", action="store_true", help="then exit with status 1")
     args = parser.parse_args()
     if args.stderr_env:
         sys.stderr.write(f"starting with {os.environ.get(args.stderr_env)}\n")
         sys.stderr.flush()
+        if args.exit_after_stderr:
+            sys.exit(1)
     server = build(args)
     if args.transport == "stdio":
         from mcp.server.stdio import stdio_server
