@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .. import __version__
+from .options import DEFAULT_TIMEOUT_S
 
-DEFAULT_TIMEOUT_S = 30.0
 MAX_PAGES = 1000
 MAX_TOOLS = 10_000
 _STDERR_TAIL = 600

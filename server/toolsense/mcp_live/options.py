@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .client import DEFAULT_TIMEOUT_S
+DEFAULT_TIMEOUT_S = 30.0
+"""Time limit per server, start to stop (the editor command uses its own, shorter one)."""
 
 
 def add_live_options(check: argparse.ArgumentParser) -> None:

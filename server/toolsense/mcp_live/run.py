@@ -20,9 +20,10 @@ from ..engine.findings import Finding
 from ..engine.placement import place
 from ..engine.units import root_value
 from ..settings import Settings
-from .client import DEFAULT_TIMEOUT_S, HttpTarget, Listing, LiveProblem, StdioTarget, Target, list_tools
+from .client import HttpTarget, Listing, LiveProblem, StdioTarget, Target, list_tools
 from .codes import LISTING_LIMITED, MANY_TOOLS, STDOUT_NOISE
 from .drift import drift_findings
+from .options import DEFAULT_TIMEOUT_S
 from .snapshot import read_snapshot_tools, server_file_name, snapshot_text
 
 
