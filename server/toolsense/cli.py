@@ -88,6 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--diff", action="store_true", help="show the fixes as a diff, write nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change meaning")
+    from .mcp_live.options import add_live_options
+
+    add_live_options(check)
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (for debugging)")
@@ -272,7 +275,15 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if loaded is None:
         return EXIT_USAGE
     settings, root = loaded
-    if not paths:
+    live = None
+    if args.mcp_server or args.mcp_url:
+        from .mcp_live.run import run_cli
+
+        live = run_cli(args, settings, err)
+        if live is None:
+            return EXIT_USAGE
+        paths += live.paths
+    if not paths and live is None:
         paths = [root]
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -292,6 +303,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"toolsense: invalid configuration: {extra_problem}\n")
         return EXIT_USAGE
     results = workspace.check_all()
+    if live is not None:
+        live.merge(results)
     if args.fix or args.diff:
         from .fixes import apply_fixes_to_workspace
 

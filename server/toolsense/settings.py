@@ -25,7 +25,9 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 SeverityName = Literal["error", "warning", "information", "hint", "off"]
 McpVersionName = Literal["2025-06-18", "2025-11-25", "2026-07-28"]
-ProfileName = Literal["anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp"]
+ProfileName = Literal[
+    "anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp", "mcp-quality", "mcp-security"
+]
 DialectName = Literal["openai", "openai-flat", "anthropic", "mcp", "gemini", "bedrock"]
 
 DEFAULT_TOOL_GLOBS = ("**/*.tool.json", "**/*.tools.json", "**/tools/*.json")

@@ -95,5 +95,3 @@ def test_duplicates_across_the_workspace_are_a_warning_with_the_other_place() ->
     # The file's own entry in the registry is not a duplicate of itself.
     mine = registry_of(("file:///work/project/tools/sample.json", text))
     assert "TS203" not in codes(check(text, registry=mine))
-
-

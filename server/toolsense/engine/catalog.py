@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .context import CheckContext
     from .units import Unit
 
-UnitKind = Literal["tool", "automation", "tool_call"]
+UnitKind = Literal["tool", "automation", "tool_call", "mcp_config"]
 UnitCheck = Callable[["Unit", "CheckContext"], Iterable[Finding]]
 FileCheck = Callable[[list["Unit"], "CheckContext"], Iterable[Finding]]
 
@@ -38,8 +38,9 @@ class Rule:
 class Catalog:
     def __init__(self) -> None:
         self.rules: dict[str, Rule] = {}
-        self.unit_checks: dict[str, list[UnitCheck]] = {"tool": [], "automation": [], "tool_call": []}
-        self.file_checks: dict[str, list[FileCheck]] = {"tool": [], "automation": [], "tool_call": []}
+        kinds = ("tool", "automation", "tool_call", "mcp_config")
+        self.unit_checks: dict[str, list[UnitCheck]] = {kind: [] for kind in kinds}
+        self.file_checks: dict[str, list[FileCheck]] = {kind: [] for kind in kinds}
 
     def rule(self, code: str, name: str, severity: Severity, summary: str, family: str, fix: str = "") -> Rule:
         if code in self.rules:

@@ -41,6 +41,8 @@ class ToolRegistry:
     version: int = 0
     samples: dict[str, Any] = field(default_factory=dict)
     """Sample outputs (settings `samples`): tool name (or `webhook:<service>:<event_type>`) -> decoded JSON."""
+    live: dict[str, Any] = field(default_factory=dict)
+    """What the editor learnt by running something when asked (a live MCP server's check summary), by key."""
     changes_by_uri: dict[str, int] = field(default_factory=dict, repr=False)
     """How many of the `version` bumps came from each file's tools (see `version_excluding`)."""
     _by_name: dict[str, list[ToolInfo]] | None = field(default=None, repr=False)
@@ -80,6 +82,11 @@ class ToolRegistry:
         self.samples = dict(samples)
         self.version += 1
         return True
+
+    def set_live(self, key: str, value: Any) -> None:
+        """Remember a live result (cached results are dropped: rules read it)."""
+        self.live = {**self.live, key: value}
+        self.version += 1
 
     def _index(self) -> dict[str, list[ToolInfo]]:
         if self._by_name is None:

@@ -220,6 +220,8 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
         if claimer.forced is not None:
             return Split(claimer.forced, "none", [], root, root.type, root)
         return _from_claim(NOT_OURS, "none", root, root, weak)
+    if kind_hint in (None, "mcp_config") and _is_mcp_config(document.uri, root):
+        return Split("mcp_config", "object", [UnitSpan("mcp_config", (), root)], root, None, root)
     claim = claimer.root_object(root)
     return _from_claim(claim, claim.shape if claim.kind is not None else "object", root, root, weak)
 
@@ -232,6 +234,26 @@ def _from_claim(claim: Claim, shape: Shape, root: Node, base: Node, weak: UnitKi
     return Split(
         claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, container=claim.problem
     )
+
+
+MCP_CONFIG_FILES = frozenset({"mcp.json", ".mcp.json", "claude_desktop_config.json"})
+"""MCP client configuration files (VS Code `.vscode/mcp.json`, Cursor `mcp.json`, Claude Code `.mcp.json`, Claude
+Desktop): ours when the name matches and the content has a `servers` / `mcpServers` object."""
+
+
+def _is_mcp_config(uri: str, root: Node) -> bool:
+    if uri.rstrip("/").rsplit("/", 1)[-1] not in MCP_CONFIG_FILES:
+        return False
+    return any((value := _member_value(root, key)) is not None and value.type == "object" for key in MCP_SERVER_KEYS)
+
+
+MCP_SERVER_KEYS = ("servers", "mcpServers")
+
+
+def mcp_config_dialect(value: Any) -> str:
+    """`vscode` (a `servers` map, with `inputs`) or `claude` (an `mcpServers` map: Claude Code, Claude Desktop,
+    Cursor)."""
+    return "vscode" if isinstance(value, dict) and isinstance(value.get("servers"), dict) else "claude"
 
 
 def _not_checked(kind: UnitKind) -> str:
@@ -522,6 +544,8 @@ def with_dialects(units: list[Unit]) -> list[Unit]:
             dialects.append(tool_dialect(unit.value))
         elif unit.kind == "tool_call":
             dialects.append(call_dialect(unit.value))
+        elif unit.kind == "mcp_config":
+            dialects.append(mcp_config_dialect(unit.value))
         else:
             dialects.append(Dialect.AUTOMATION)
     known = [d for d in dialects if d not in (None, "unknown")]

@@ -13,7 +13,7 @@ from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer,
 
 log = logging.getLogger(__name__)
 
-OPTIONAL_PROVIDER_MODULES = ("automation_help", "tool_help")
+OPTIONAL_PROVIDER_MODULES = ("automation_help", "tool_help", "mcp_config_help")
 """Provider modules written by the automations and tool-rules areas; each registers into PROVIDERS."""
 
 

@@ -137,6 +137,8 @@ def document_symbols(document: Document, kind_hint: UnitKind | None) -> list[Sym
             result.append(_tool_symbol(node, index, children))
         elif span.kind == "automation":
             result.append(_automation_symbol(node, index, children))
+        elif span.kind == "mcp_config":
+            continue  # an MCP configuration file is not a list of calls; its outline is the JSON's own
         else:
             result.append(_call_symbol(node, index))
     return result

@@ -78,6 +78,8 @@ FEATURE_MODULES = (
     "code_actions",
     "models",
     "settle",
+    "mcp_code_lens",
+    "mcp_check_command",
 )
 """Modules of `toolsense.lsp` that register handlers; each exposes `register(server)`. Missing ones are skipped."""
 

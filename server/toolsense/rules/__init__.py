@@ -14,6 +14,8 @@ from . import (  # noqa: F401  (imported to register their rules)
     examples,
     json_schema,
     mcp,
+    mcp_config,
+    mcp_profiles,
     names,
     preflight,
     profiles,

@@ -1,0 +1,55 @@
+"""Completion and hover in MCP configuration files, from the JSON Schemas of their models
+(`mcp_live.config`): the same shapes the TS93x rules validate."""
+
+from __future__ import annotations
+
+from ..document.jsontree import Pointer
+from ..engine.units import mcp_config_dialect
+from ..mcp_live.config import CONFIG_MODELS
+from ..rules.structure import model_schema
+from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
+from .sites import Site
+
+
+def config_site(query: CursorQuery, pointer: Pointer | None = None) -> Site | None:
+    unit = query.unit
+    if unit is None or unit.kind != "mcp_config":
+        return None
+    dialect = unit.dialect if unit.dialect in CONFIG_MODELS else mcp_config_dialect(unit.value)
+    model = CONFIG_MODELS[dialect]
+    pointer = query.relative if pointer is None else pointer
+    return Site("envelope", model_schema(model), pointer, (), model.__doc__ or "MCP configuration", model)
+
+
+def config_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
+    from . import completion
+
+    context = query.cursor
+    if context.container == "none":
+        return None
+    site = config_site(query)
+    if site is None:
+        return None
+    if context.slot == "key":
+        return completion._property_candidates(query, site)
+    if context.slot == "value":
+        return completion._value_candidates(query, site)
+    return None
+
+
+def config_hover(query: CursorQuery) -> HoverAnswer | None:
+    from . import hover
+
+    found = hover.hovered_pointer(query)
+    if found is None:
+        return None
+    pointer, part = found
+    site = config_site(query, pointer)
+    if site is None:
+        return None
+    text = hover._field_text(query, site, pointer, part)
+    return HoverAnswer(text, (query.cursor.replace_start, query.cursor.replace_end)) if text else None
+
+
+PROVIDERS.completion(config_completion)
+PROVIDERS.hover(config_hover)

@@ -1,0 +1,44 @@
+"""`textDocument/codeLens`: "Check this server's tools" above each server entry of an MCP configuration file
+(`.vscode/mcp.json`, `mcp.json`, `.mcp.json`, `claude_desktop_config.json`), in trusted workspaces only.
+
+A lens only offers the command (`mcp_check_command`); nothing runs until it is chosen."""
+
+from __future__ import annotations
+
+import asyncio
+
+from lsprotocol import types
+
+from ..engine.placement import place
+from ..engine.units import mcp_config_dialect, root_value
+from ..mcp_live.config import server_entries
+from .convert import to_lsp_range
+from .server import ToolsenseServer
+
+CHECK_COMMAND = "toolsense.mcp.checkServer"
+LENS_TITLE = "Check this server's tools"
+
+
+def register(server: ToolsenseServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+    @server.guard(lambda: None)
+    async def code_lens(params: types.CodeLensParams) -> list[types.CodeLens] | None:
+        await asyncio.sleep(0)
+        uri = params.text_document.uri
+        od = server.documents.get(uri)
+        if od is None or od.document is None or not server.settings.trusted:
+            return None
+        server.ensure_checked(od)
+        report = od.report
+        if report is None or report.kind != "mcp_config" or not report.units:
+            return None
+        unit = report.units[0]
+        root = root_value(od.document.root)
+        if root is None:
+            return None
+        lenses = []
+        for entry in server_entries(unit.value, unit.dialect or mcp_config_dialect(unit.value)):
+            range_ = place(od.document, root, entry.pointer, "key", None)
+            command = types.Command(LENS_TITLE, CHECK_COMMAND, arguments=[uri, entry.name])
+            lenses.append(types.CodeLens(to_lsp_range(range_), command))
+        return lenses

@@ -1,0 +1,234 @@
+"""List a live server, write or compare its snapshot, and turn what happened into diagnostics.
+
+Shared by `toolsense check --mcp-server/--mcp-url` and the editor's "Check this server's tools" command.
+"""
+
+from __future__ import annotations
+
+import shlex
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..document.document import Document
+from ..document.jsontree import Pointer
+from ..document.lines import Position, Range
+from ..engine.checker import Diagnostic, resolve_severity
+from ..engine.context import CheckContext, ToolRegistry
+from ..engine.findings import Finding
+from ..engine.placement import place
+from ..engine.units import root_value
+from ..settings import Settings
+from .client import HttpTarget, Listing, LiveProblem, StdioTarget, Target, list_tools
+from .codes import LISTING_LIMITED, MANY_TOOLS, STDOUT_NOISE
+from .drift import drift_findings
+from .options import DEFAULT_TIMEOUT_S
+from .snapshot import read_snapshot_tools, server_file_name, snapshot_text
+
+
+@dataclass
+class LiveOutcome:
+    """One server's check: its listing, the snapshot file (written, or committed and compared), and the
+    diagnostics that belong to it beyond the ordinary checks of the snapshot file."""
+
+    listing: Listing
+    snapshot: Path | None = None
+    written: bool = False
+    compared: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """On `snapshot` when there is one, else on the server itself (`label`)."""
+
+    @property
+    def label(self) -> str:
+        return self.listing.target.label()
+
+
+def parse_command(text: str) -> StdioTarget:
+    """`--mcp-server "CMD ARGS…"`: split like a POSIX shell, never run through one."""
+    parts = shlex.split(text)
+    if not parts:
+        raise ValueError("--mcp-server needs a command")
+    return StdioTarget(parts[0], tuple(parts[1:]))
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition(":")
+    if not sep or not name.strip():
+        raise ValueError(f"--mcp-header expects 'Name: value', got {text.split(':', 1)[0]!r}")
+    return name.strip(), value.strip()
+
+
+def check_server(
+    target: Target,
+    snapshot_dir: Path,
+    settings: Settings,
+    *,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    update: bool = False,
+    compare: bool = True,
+) -> LiveOutcome:
+    """List the server; write its snapshot (or, when one is committed and `compare`, compare with it)."""
+    listing = list_tools(target, timeout=timeout)
+    outcome = LiveOutcome(listing)
+    path = snapshot_dir / server_file_name(listing)
+    context = CheckContext(settings, ToolRegistry(), path.resolve().as_uri(), True)
+    problems: list[LiveProblem] = [listing.problem] if listing.problem is not None else []
+    notes = list(listing.notes)
+    if listing.problem is None and len(listing.tools) > MANY_TOOLS:
+        notes.append(
+            LiveProblem(
+                LISTING_LIMITED.code,
+                f"The server lists {len(listing.tools)} tools: more than a model uses well, and more than OpenAI "
+                f"accepts in one request ({MANY_TOOLS})",
+            )
+        )
+    committed = read_snapshot_tools(path) if compare and path.is_file() and not update else None
+    if problems:
+        # Nothing complete to write or compare: the committed snapshot (if any) carries the problem, which
+        # already says what the server printed; one diagnostic, not two.
+        notes = [note for note in notes if note.code != STDOUT_NOISE.code]
+        outcome.snapshot = path if path.is_file() else None
+        outcome.diagnostics = _file_level(problems + notes, context)
+        if outcome.snapshot is not None:
+            outcome.diagnostics = _placed_at_tools(outcome.snapshot, problems + notes, context)
+        return outcome
+    outcome.snapshot = path
+    if committed is not None:
+        outcome.compared = True
+        document = _document(path)
+        base = _tools_pointer(document)
+        findings = drift_findings(committed, listing.tools, base)
+        outcome.diagnostics = _place(document, findings, context) + _placed_at_tools(path, notes, context)
+        return outcome
+    text = snapshot_text(listing)
+    snapshot_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        current = path.read_text(encoding="utf-8")
+    except OSError:
+        current = None
+    if current != text:
+        path.write_text(text, encoding="utf-8", newline="\n")
+        outcome.written = True
+    outcome.diagnostics = _placed_at_tools(path, notes, context)
+    return outcome
+
+
+def _document(path: Path) -> Document:
+    data = path.read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return Document(path.resolve().as_uri(), bytearray(data))
+
+
+def _tools_pointer(document: Document) -> Pointer:
+    root = root_value(document.root)
+    if root is None:
+        return ("tools",)
+    from ..document.jsontree import member
+
+    return ("result", "tools") if member(root, "result") is not None and member(root, "tools") is None else ("tools",)
+
+
+def _place(document: Document, findings: list[Finding], context: CheckContext) -> list[Diagnostic]:
+    root = root_value(document.root)
+    result: list[Diagnostic] = []
+    for finding in findings:
+        severity = resolve_severity(finding, context)
+        if severity is None:
+            continue
+        range_ = place(document, root, finding.pointer, finding.target, None) if root is not None else None
+        if range_ is None:
+            range_ = Range(Position(0, 0), Position(0, 0))
+        result.append(Diagnostic(range_, severity, finding.code, finding.message, finding))
+    return result
+
+
+def _placed_at_tools(path: Path, problems: list[LiveProblem], context: CheckContext) -> list[Diagnostic]:
+    if not problems:
+        return []
+    document = _document(path)
+    findings = [Finding(p.code, p.message, _tools_pointer(document), "key") for p in problems]
+    return _place(document, findings, context)
+
+
+def _file_level(problems: list[LiveProblem], context: CheckContext) -> list[Diagnostic]:
+    result: list[Diagnostic] = []
+    for problem in problems:
+        finding = Finding(problem.code, problem.message)
+        severity = resolve_severity(finding, context)
+        if severity is not None:
+            result.append(Diagnostic(Range(Position(0, 0), Position(0, 0)), severity, problem.code, problem.message))
+    return result
+
+
+# --- the CLI ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CliLive:
+    outcomes: list[LiveOutcome]
+    snapshot_dir: Path
+
+    @property
+    def paths(self) -> list[Path]:
+        return [o.snapshot for o in self.outcomes if o.snapshot is not None]
+
+    def merge(self, results: dict[Path, list[Diagnostic]]) -> None:
+        """Add each server's own diagnostics to the results (a pseudo path `mcp-server:<command>` when there is
+        no snapshot file to point into)."""
+        for outcome in self.outcomes:
+            # A path keeps no "//": the pseudo path of a URL is written without it.
+            pseudo = Path("mcp-server:" + outcome.label.replace("://", ":"))
+            key = outcome.snapshot if outcome.snapshot is not None else pseudo
+            found = [d for d in results.get(key, []) if d not in outcome.diagnostics]
+            merged = found + outcome.diagnostics
+            merged.sort(key=lambda d: (d.range.start, d.code))
+            results[key] = merged
+
+
+def run_cli(args: Any, settings: Settings, err: Any) -> CliLive | None:
+    """`check --mcp-server/--mcp-url`: None (after a message) on a usage problem."""
+    from .client import SdkMissing
+
+    targets: list[Target] = []
+    try:
+        env = dict(_pair(item) for item in args.mcp_env or [])
+        for command in args.mcp_server or []:
+            parsed = parse_command(command)
+            targets.append(StdioTarget(parsed.command, parsed.args, env, None))
+        headers = dict(parse_header(item) for item in args.mcp_header or [])
+        targets.extend(HttpTarget(url, headers) for url in args.mcp_url or [])
+    except ValueError as error:
+        err.write(f"toolsense: {error}\n")
+        return None
+    # Without --snapshot the snapshots go to a fresh temporary folder (kept: the diagnostics point into it).
+    directory = Path(args.snapshot) if args.snapshot is not None else Path(tempfile.mkdtemp(prefix="toolsense-mcp-"))
+    outcomes: list[LiveOutcome] = []
+    for target in targets:
+        try:
+            outcome = check_server(
+                target,
+                directory,
+                settings,
+                timeout=args.mcp_timeout,
+                update=args.update_snapshot,
+                compare=args.snapshot is not None,
+            )
+        except SdkMissing as error:
+            err.write(f"toolsense: {error}\n")
+            return None
+        outcomes.append(outcome)
+        if outcome.written:
+            err.write(f"toolsense: wrote {outcome.snapshot} ({len(outcome.listing.tools)} tools)\n")
+    return CliLive(outcomes, directory)
+
+
+def _pair(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise ValueError(f"--mcp-env expects NAME=VALUE, got {name!r}")
+    return name, value
+
+
+__all__ = ["CliLive", "LiveOutcome", "check_server", "parse_command", "run_cli"]

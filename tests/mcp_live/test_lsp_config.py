@@ -1,0 +1,180 @@
+"""MCP configuration files in the editor, over stdio with pytest-lsp: diagnostics, completion, hover, the code
+lens on each server entry and its command (which runs a real SDK server from tests/mcp_live/servers)."""
+
+# ruff: noqa: F811  (the fixtures are imported from cfgkit and named as parameters)
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from cfgkit import ConfigSession, client, session  # noqa: F401  (pytest fixtures)
+from livekit import SERVERS
+from lsprotocol import types
+
+VSCODE = """{
+  "inputs": [{"type": "promptString", "id": "token", "description": "API token", "password": true}],
+  "servers": {
+    "remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${input:tokn}"}},
+    "local": {"type": "stdio", "command": "python3", "args": ["server.py", 3], "evn": {}},
+    "odd": {"type": "streamable-http", "url": "https://example.com/mcp"},
+    "empty": {}
+  }
+}
+"""
+
+
+def _at(text: str, needle: str, shift: int = 0) -> tuple[int, int]:
+    index = text.index(needle) + shift
+    line = text[:index].count("\n")
+    return line, index - (text[:index].rfind("\n") + 1)
+
+
+def _brief(diagnostics: list[types.Diagnostic]) -> list[tuple[int, int, str | int | None]]:
+    return sorted((d.range.start.line, d.range.start.character, d.code) for d in diagnostics)
+
+
+async def test_vscode_mcp_json_diagnostics(session: ConfigSession) -> None:
+    await session.start()
+    uri = session.open(".vscode/mcp.json", VSCODE)
+    diagnostics = await session.diagnostics(uri)
+    assert _brief(diagnostics) == sorted(
+        [
+            (*_at(VSCODE, "${input:tokn}"), "TS934"),
+            (*_at(VSCODE, '3], "evn"', 0), "TS931"),
+            (*_at(VSCODE, '"evn"'), "TS930"),
+            (*_at(VSCODE, '"streamable-http"'), "TS933"),
+            (*_at(VSCODE, '"empty"'), "TS932"),
+        ]
+    )
+    by_code = {d.code: d for d in diagnostics}
+    assert by_code["TS934"].message == "No input with id 'tokn' in `inputs` (defined: token)"
+    assert by_code["TS934"].range.end.character - by_code["TS934"].range.start.character == len("${input:tokn}")
+    assert by_code["TS932"].message == "Server 'empty' needs `command` (to start it over stdio) or `url` (http)"
+
+
+async def test_claude_files_say_less(session: ConfigSession) -> None:
+    await session.start()
+    text = '{"mcpServers": {"a": {"command": "npx", "args": ["-y", "pkg"], "autoApprove": [], "hedaers": {}}}}\n'
+    uri = session.open(".mcp.json", text)
+    diagnostics = await session.diagnostics(uri)
+    # `autoApprove` (another client's key) is not reported; `hedaers` looks like `headers`.
+    assert [(d.code, d.message.split(".")[0]) for d in diagnostics] == [
+        ("TS930", "Unknown property 'hedaers' at 'mcpServers")
+    ]
+    other = session.open("claude_desktop_config.json", '{"globalShortcut": "x", "mcpServers": {}}')
+    assert await session.diagnostics(other) == []
+
+
+async def test_completion_and_hover_in_a_server_entry(session: ConfigSession) -> None:
+    await session.start()
+    text = '{\n  "servers": {\n    "x": {"type": "stdio", "command": "a"}\n  }\n}\n'
+    uri = session.open(".vscode/mcp.json", text)
+    await session.diagnostics(uri)
+    line, character = _at(text, '"type"')
+    result = await session.client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), types.Position(line, character))
+    )
+    assert result is not None
+    items = result.items if isinstance(result, types.CompletionList) else result
+    labels = {item.label for item in items}
+    assert {"args", "env", "envFile", "url", "headers"} <= labels and "command" not in labels
+    value_line, value_character = _at(text, '"stdio"', 1)
+    values = await session.client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), types.Position(value_line, value_character))
+    )
+    assert values is not None
+    value_items = values.items if isinstance(values, types.CompletionList) else values
+    assert [i.label for i in value_items][:3] == ['"stdio"', '"http"', '"sse"']
+    hover = await session.client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, character + 2))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.value.startswith("**type** · `null | string` · optional")
+    assert "Streamable HTTP" in hover.contents.value
+
+
+def _config(command: list[str]) -> str:
+    entry = {"type": "stdio", "command": command[0], "args": command[1:], "env": {"API_TOKEN": "sk-secret-42-xyz"}}
+    return json.dumps({"servers": {"demo": entry, "web": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}, indent=2)
+
+
+async def test_code_lens_runs_the_server_writes_and_opens_the_snapshot_and_summarises(
+    session: ConfigSession,
+) -> None:
+    await session.start()
+    command = [sys.executable, str(SERVERS / "paged_server.py"), "--tools", "3", "--invalid"]
+    text = _config(command)
+    uri = session.open(".vscode/mcp.json", text)
+    assert await session.diagnostics(uri) == []
+    lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses is not None
+    assert [(lens.range.start.line, lens.command.title if lens.command else None) for lens in lenses] == [
+        (_at(text, '"demo"')[0], "Check this server's tools"),
+        (_at(text, '"web"')[0], "Check this server's tools"),
+    ]
+    first = lenses[0].command
+    assert first is not None and list(first.arguments or ()) == [uri, "demo"]
+    result = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(first.command, list(first.arguments or ()))
+    )
+    snapshot = session.root / ".toolsense" / "mcp" / "paged-demo.tools.json"
+    assert result["summary"] == "5 tools, 2 errors, 6 warnings"
+    assert result["snapshot"] == snapshot.as_uri()
+    assert json.loads(snapshot.read_text())["serverInfo"]["name"] == "paged-demo"
+    assert [shown.uri for shown in session.shown] == [snapshot.as_uri()]
+
+    def summarised(diagnostics: list[types.Diagnostic]) -> bool:
+        return any(d.code == "TS924" for d in diagnostics)
+
+    (summary,) = await session.diagnostics(uri, summarised)
+    assert summary.message == "'demo': 5 tools, 2 errors, 6 warnings (snapshot .toolsense/mcp/paged-demo.tools.json)"
+    assert summary.severity == types.DiagnosticSeverity.Information
+    assert (summary.range.start.line, summary.range.start.character) == _at(text, '"demo"')
+    # A server that cannot be reached: the failure is the entry's diagnostic.
+    failed = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(first.command, [uri, "web"])
+    )
+    assert failed["error"].startswith("Cannot connect to http://127.0.0.1:9/mcp")
+
+    def both(diagnostics: list[types.Diagnostic]) -> bool:
+        return {d.code for d in diagnostics} == {"TS924", "TS920"}
+
+    entries = await session.diagnostics(uri, both)
+    web = next(d for d in entries if d.code == "TS920")
+    assert web.range.start.line == _at(text, '"web"')[0]
+    assert "sk-secret-42-xyz" not in json.dumps([d.message for d in entries])
+
+
+async def test_untrusted_workspace_gets_no_lens_and_the_command_refuses(session: ConfigSession) -> None:
+    await session.start({"trusted": False})
+    pid_marker = session.root / "started"
+    script = f"import pathlib; pathlib.Path({str(pid_marker)!r}).write_text('x')"
+    text = _config([sys.executable, "-c", script])
+    uri = session.open(".vscode/mcp.json", text)
+    await session.diagnostics(uri)
+    lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert not lenses
+    result = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams("toolsense.mcp.checkServer", [uri, "demo"])
+    )
+    assert result == {"refused": "untrusted"}
+    assert not pid_marker.exists()
+
+
+@pytest.mark.parametrize("name", [".mcp.json", "claude_desktop_config.json", "mcp.json"])
+async def test_lens_on_every_configuration_format(session: ConfigSession, name: str) -> None:
+    await session.start()
+    command = [sys.executable, str(SERVERS / "misbehave.py"), "garbage"]
+    text = json.dumps({"mcpServers": {"echo": {"command": command[0], "args": command[1:]}}}, indent=2)
+    uri = session.open(name, text)
+    await session.diagnostics(uri)
+    lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses and lenses[0].command is not None
+    result = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(lenses[0].command.command, list(lenses[0].command.arguments or ()))
+    )
+    assert result["summary"] == "1 tool, 0 errors, 1 warning"  # the banner on stdout (TS922)
+    (summary,) = await session.diagnostics(uri, lambda ds: any(d.code == "TS924" for d in ds))
+    assert summary.severity == types.DiagnosticSeverity.Warning  # the banner on stdout
+    assert "not JSON-RPC (first: 'Starting misbehave server v0.0.1 ...')" in summary.message
