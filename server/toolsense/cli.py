@@ -242,7 +242,7 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
         return None
     config_path = config
     if config_path is None:
-        search = discover_config(start, workspace=cwd)
+        search = discover_config(start)
         for note in search.skipped:
             err.write(f"toolsense: {note}\n")
         config_path = search.path

@@ -351,15 +351,15 @@ def discover_config(start: Path, workspace: Path | None = None) -> ConfigSearch:
     """The configuration for start (a file or folder), searched upward from its resolved folder.
 
     The search never leaves the project: it stops at the repository root (a folder holding `.git`) when start
-    is inside one, else at `workspace` (the folder the server was given, or the folder the CLI runs in; start
-    itself when None). A configuration file that belongs to another user or lies in or is writable by every
+    is inside one, else at `workspace` (the folder the server was given) or, without one (the CLI), at the home
+    folder. A configuration file that belongs to another user or lies in or is writable by every
     user, or a folder of that kind on the way, ends the search: it is reported in `skipped`, never read.
     A `toolsense.toml` further up that was not read is reported too, so nothing is ignored silently."""
     here = start.resolve()
     if not here.is_dir():
         here = here.parent
     own = workspace.resolve() if workspace is not None else None
-    boundary = repository_root(here) or (own if own is not None and own in (here, *here.parents) else here)
+    boundary = repository_root(here) or (own if own is not None and own in (here, *here.parents) else _top(here))
     skipped: list[str] = []
     for folder in (here, *here.parents):
         reason = untrusted_reason(folder)
@@ -377,6 +377,14 @@ def discover_config(start: Path, workspace: Path | None = None) -> ConfigSearch:
             break
     skipped.extend(_beyond(boundary))
     return ConfigSearch(None, tuple(skipped))
+
+
+def _top(here: Path) -> Path:
+    """Where a search outside any repository and workspace ends: the home folder when here lies in it, else the
+    file-system root. Folders on the way are still checked one by one (`untrusted_reason`), so a world-writable
+    or foreign folder ends the search before that."""
+    home = Path.home().resolve()
+    return home if home in (here, *here.parents) else Path(here.anchor)
 
 
 def _beyond(boundary: Path) -> list[str]:

@@ -67,18 +67,32 @@ def _project(folder: Path) -> Path:
 # --- the search itself ------------------------------------------------------------------------------------
 
 
-def test_without_a_repository_the_search_stays_in_the_folder_checked(tmp_path: Path) -> None:
+def test_without_a_repository_the_search_goes_up_through_our_own_folders(tmp_path: Path) -> None:
+    """`check .` from a subfolder of a project without git finds the project's configuration (the folders on the
+    way are ours); a server given a workspace folder stops there."""
     nested = tmp_path / "a" / "b"
     nested.mkdir(parents=True)
     (tmp_path / "a" / "toolsense.toml").write_text("", encoding="utf-8")
-    found = discover_config(nested)
+    assert discover_config(nested).path == tmp_path / "a" / "toolsense.toml"
+    assert discover_config(nested / "file.json").path == tmp_path / "a" / "toolsense.toml"
+    found = discover_config(nested, workspace=nested)
     assert found.path is None
     assert found.skipped == (
         f"{tmp_path / 'a' / 'toolsense.toml'} is not read: it is above {nested}, outside the project (the search "
         "stops at the repository root, or without one at the folder checked); pass --config to use it",
     )
     assert discover_config(nested, workspace=tmp_path / "a").path == tmp_path / "a" / "toolsense.toml"
-    assert discover_config(nested / "file.json", workspace=tmp_path / "a").path == tmp_path / "a" / "toolsense.toml"
+
+
+def test_without_a_repository_a_world_writable_folder_ends_the_search(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    nested = shared / "project" / "sub"
+    nested.mkdir(parents=True)
+    (shared / "toolsense.toml").write_text("", encoding="utf-8")
+    shared.chmod(0o1777)
+    found = discover_config(nested)
+    assert found.path is None
+    assert found.skipped == (f"{shared / 'toolsense.toml'} is not read: the folder {shared} is writable by every user",)
 
 
 def test_inside_a_repository_the_search_reaches_its_root_and_no_further(tmp_path: Path) -> None:
