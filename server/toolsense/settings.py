@@ -401,7 +401,7 @@ def _beyond(boundary: Path) -> list[str]:
         if candidate.is_file():
             why = reason or (
                 f"it is above {boundary}, outside the project (the search stops at the repository root, or "
-                "without one at the folder checked); pass --config to use it"
+                "without one at the folder checked); check or open that folder, or pass --config, to use it"
             )
             return [f"{candidate} is not read: {why}"]
         if reason is not None or folder == home:

@@ -79,7 +79,8 @@ def test_without_a_repository_the_search_goes_up_through_our_own_folders(tmp_pat
     assert found.path is None
     assert found.skipped == (
         f"{tmp_path / 'a' / 'toolsense.toml'} is not read: it is above {nested}, outside the project (the search "
-        "stops at the repository root, or without one at the folder checked); pass --config to use it",
+        "stops at the repository root, or without one at the folder checked); check or open that folder, or pass "
+        "--config, to use it",
     )
     assert discover_config(nested, workspace=tmp_path / "a").path == tmp_path / "a" / "toolsense.toml"
 

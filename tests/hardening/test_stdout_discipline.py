@@ -35,7 +35,10 @@ _CHATTY = textwrap.dedent(
 )
 
 
-def _chatty_workspace(root: Path) -> Path:
+_GREEDY = "import sys\nsys.stdin.read()  # would swallow the client's messages if stdin were the protocol's\n"
+
+
+def _chatty_workspace(root: Path, extra: str = "") -> Path:
     schema = {
         "type": "object",
         "properties": {"city": {"type": "string", "description": "The city."}},
@@ -45,7 +48,7 @@ def _chatty_workspace(root: Path) -> Path:
     write_json(root / "tools" / "weather.tools.json", [tool("get_weather", schema)])
     call = {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris", "extra": 1}}
     write_json(root / "calls" / "call.json", call)
-    (root / "chatty.py").write_text(_CHATTY, encoding="utf-8")
+    (root / "chatty.py").write_text(_CHATTY + extra, encoding="utf-8")
     (root / "toolsense.toml").write_text('python_path = ["."]\n[models]\nget_weather = "chatty:WeatherInput"\n')
     return root
 
@@ -65,7 +68,7 @@ def test_machine_readable_output_stays_valid_when_a_model_prints(tmp_path: Path,
 
 @pytest.mark.timeout(120)
 def test_the_protocol_survives_a_model_that_prints_at_import(tmp_path: Path) -> None:
-    root = _chatty_workspace(tmp_path)
+    root = _chatty_workspace(tmp_path, extra=_GREEDY)
     server = ServerProcess(root, log_level="INFO")
     try:
         server.initialize(root, {"trusted": True, "diagnostics": {"debounce_ms": 0}})
