@@ -215,15 +215,18 @@ def member_node(obj: Node, key: str) -> Node | None:
 
 
 @dataclass(frozen=True)
-class Claimed:
-    """A unit found in the tree: its kind, pointer and node, the dialect its container decides (Gemini
-    declarations, a forced dialect; None when the unit's own keys decide) and where it sits."""
+class UnitSpan:
+    """Where a unit is, before its value is read: its kind, pointer and node, the dialect its container decides
+    (Gemini declarations, a forced dialect; None when the unit's own keys decide) and where it sits."""
 
     kind: UnitKind
     pointer: Pointer
     node: Node
-    dialect: Dialect | None = None
+    dialect: str | None = None
     origin: Origin = "file"
+
+
+Claimed = UnitSpan
 
 
 @dataclass(frozen=True)
@@ -264,13 +267,18 @@ class Claimer:
         hold tools (`tools`, `functions`), so every element is a unit once one is recognised."""
         expanded: list[tuple[Pointer, Node, Detected | None, Dialect | None]] = []
         sampled = recognised = 0
+        plain = True
+        """Whether every sampled element is a unit as it stands (no record around a tool, no declarations list,
+        no neutral entry): then the elements past the sample are taken as they are, unread (a 5,000-tool file
+        is split on every keystroke)."""
         for index, (pointer, node) in enumerate(items):
-            if node.type != "object":
+            if node.type != "object" or (plain and index >= _SAMPLE):
                 expanded.append((pointer, node, None, None))
                 continue
             shape = skeleton(node)
             declarations = next((k for k in DECLARATIONS if isinstance(shape.get(k), list)), None)
             if declarations is not None:
+                plain = False
                 inner = member_node(node, declarations)
                 if inner is not None and inner.type == "array":
                     for j, child in enumerate(value_children(inner)):
@@ -279,8 +287,11 @@ class Claimer:
                     sampled += 1
                 continue
             if neutral(shape):
+                plain = False
                 continue
             found = detect(shape, self.lenient)
+            if found is not None and found.inner:
+                plain = False
             if index < _SAMPLE:
                 sampled += 1
                 recognised += found is not None
@@ -290,15 +301,19 @@ class Claimer:
         kinds = Counter(found.kind for _, _, found, _ in expanded if found is not None)
         main: UnitKind = self.forced or (kinds.most_common(1)[0][0] if kinds else "tool")
         units: list[Claimed] = []
+        forced_dialect = self.dialect if main == "tool" else None
+        plain_origin = self.origin(origin)
+        app_origin = self.origin("app" if origin == "file" else origin)
         for pointer, node, found, dialect in expanded:
-            if found is not None and found.kind != main and self.forced is None:
+            if found is None:
+                units.append(Claimed(main, pointer, node, forced_dialect or dialect, plain_origin))
+            elif found.kind != main and self.forced is None:
                 units.append(Claimed(found.kind, pointer, node, None, origin))
-                continue
-            inner_pointer = found.inner if found is not None and found.kind == main else ()
-            target = _inner_node(node, inner_pointer)
-            unit_dialect = self.dialect if main == "tool" and self.dialect is not None else dialect
-            unit_origin = self.origin("app" if inner_pointer and origin == "file" else origin)
-            units.append(Claimed(main, (*pointer, *inner_pointer), target, unit_dialect, unit_origin))
+            elif found.inner and found.kind == main:
+                target = _inner_node(node, found.inner)
+                units.append(Claimed(main, (*pointer, *found.inner), target, forced_dialect or dialect, app_origin))
+            else:
+                units.append(Claimed(main, pointer, node, forced_dialect or dialect, plain_origin))
         return Claim(main, "array", units)
 
     # -- objects --

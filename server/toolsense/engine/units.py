@@ -32,7 +32,9 @@ from ..document.jsontree import (
 from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from .catalog import UnitKind
-from .claim import NOT_OURS, Claim, Claimer, Origin, conversation, detect
+from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation, detect
+
+__all__ = ["UnitSpan"]
 
 _DEFAULTS: tuple[tuple[UnitKind, tuple[str, ...]], ...] = (
     ("automation", DEFAULT_AUTOMATION_GLOBS),
@@ -111,18 +113,6 @@ def forced_dialect(path: str, settings: Settings) -> str | None:
         if glob_match(path, pattern):
             return dialect
     return None
-
-
-@dataclass(frozen=True)
-class UnitSpan:
-    """Where a unit is, before its value is read."""
-
-    kind: UnitKind
-    pointer: Pointer
-    node: Node
-    dialect: str | None = None
-    """The dialect the unit's container decides (Gemini `functionDeclarations`, a forced dialect), else None."""
-    origin: Origin = "file"
 
 
 @dataclass(frozen=True)
@@ -258,7 +248,7 @@ def _from_claim(claim: Claim, shape: Shape, root: Node, base: Node, weak: UnitKi
     if claim.kind is None:
         note = _not_checked(weak) if weak is not None else None
         return Split(None, shape, [], root, None, base, note=note, hinted=weak is not None)
-    spans = [UnitSpan(u.kind, u.pointer, u.node, u.dialect, u.origin) for u in claim.units]
+    spans = claim.units
     return Split(
         claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, container=claim.problem
     )
