@@ -11,8 +11,9 @@ import pytest
 from tooltest import check, codes, only
 
 from toolsense.document.document import Document
+from toolsense.engine.context import ToolRegistry
 from toolsense.engine.units import read_unit, split, with_dialects
-from toolsense.engine.workspace import Workspace
+from toolsense.engine.workspace import Workspace, document_tools
 from toolsense.models.dialects import Dialect
 from toolsense.settings import Settings, settings_from_mapping
 
@@ -380,3 +381,18 @@ def test_folders_are_walked_for_json_lines(tmp_path: Path) -> None:
     workspace.add([tmp_path])
     report = workspace.check(tmp_path / "tools.jsonl")
     assert report is not None and [u.dialect for u in report.units] == ["openai-flat", "openai-flat"]
+
+
+def test_an_mcp_tools_call_request_is_a_call_checked_against_the_workspace() -> None:
+    text = '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_weather", "arguments": {}}}'
+    assert units_of(text) == ("tool_call", [("tool_call", ("params",), "mcp-call", "file")])
+    registry = ToolRegistry()
+    gemini = Document.from_text(
+        "file:///w/gemini.json", dumps([GEMINI | {"parameters": GEMINI["parameters"] | {"required": ["city"]}}])
+    )
+    registry.set_file(gemini.uri, document_tools(gemini, None))
+    found = check(text, None, uri="file:///w/call.json", registry=registry)
+    # The Gemini tool's OBJECT / STRING are JSON Schema types when its calls are validated.
+    assert [(d.code, d.text, d.message) for d in found] == [
+        ("TS304", '"arguments"', "Missing required property 'city' in the input of 'get_weather'")
+    ]

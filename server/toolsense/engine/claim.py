@@ -174,7 +174,7 @@ def neutral(value: Any) -> bool:
 
 # --- skeletons of tree-sitter nodes ----------------------------------------------------------------------
 
-_DECODED = frozenset({"type", "name", "role", "$schema"})
+_DECODED = frozenset({"type", "name", "role", "$schema", "method"})
 _EXPANDED = frozenset({"function", "toolSpec", "parameters", "toolUse"})
 
 
@@ -329,6 +329,10 @@ class Claimer:
             automations = member_node(root, "automations")
             if automations is not None and automations.type == "array":
                 return self._wrapped(("automations",), automations, "file", kind="automation")
+        if shape.get("method") == "tools/call" and self.forced in (None, "tool_call"):
+            params = member_node(root, "params")
+            if params is not None and params.type == "object":  # an MCP tools/call request: its params are the call
+                return Claim("tool_call", "object", [Claimed("tool_call", ("params",), params, Dialect.MCP_CALL)])
         request = bool(REQUEST_KEYS & shape.keys())
         tool_config = member_node(root, "toolConfig") if "toolConfig" in shape else None
         if tool_config is not None and tool_config.type == "object":

@@ -39,12 +39,18 @@ _CALL_INPUT: dict[str, tuple[str, ...]] = {
     "anthropic-call": ("input",),
     "openai-call": ("function", "arguments"),
     "openai-flat-call": ("arguments",),
+    "openai-responses-call": ("arguments",),
+    "bedrock-call": ("toolUse", "input"),
+    "mcp-call": ("arguments",),
     "input": (),
 }
 _CALL_NAME: dict[str, tuple[str, ...]] = {
     "anthropic-call": ("name",),
     "openai-call": ("function", "name"),
     "openai-flat-call": ("name",),
+    "openai-responses-call": ("name",),
+    "bedrock-call": ("toolUse", "name"),
+    "mcp-call": ("name",),
 }
 
 

@@ -18,6 +18,7 @@ from .dialects import (
     BedrockToolUseBlock,
     Dialect,
     GeminiFunctionDeclaration,
+    McpCallToolParams,
     OpenAIResponsesFunctionCall,
 )
 
@@ -205,6 +206,7 @@ CALL_MODELS: dict[str, type[StrictModel]] = {
     Dialect.OPENAI_FLAT_CALL: OpenAIFunctionCall,
     Dialect.OPENAI_RESPONSES_CALL: OpenAIResponsesFunctionCall,
     Dialect.BEDROCK_CALL: BedrockToolUseBlock,
+    Dialect.MCP_CALL: McpCallToolParams,
 }
 
 
