@@ -396,3 +396,18 @@ def test_an_mcp_tools_call_request_is_a_call_checked_against_the_workspace() -> 
     assert [(d.code, d.text, d.message) for d in found] == [
         ("TS304", '"arguments"', "Missing required property 'city' in the input of 'get_weather'")
     ]
+
+
+def test_the_editor_knows_a_request_s_calls_are_calls() -> None:
+    from toolsense.features.query import build_query, index_for
+
+    text = dumps({"model": "m", "tools": [ANTHROPIC], "messages": [{"role": "assistant", "content": []}]})
+    text = text.replace(
+        '"content": []', '"content": [{"type": "tool_use", "id": "t", "name": "get_weather", "input": {}}]'
+    )
+    document = Document.from_text("file:///w/request.json", text)
+    index = index_for(document, None)
+    query = build_query(document, index, text.index('"t"'), ToolRegistry(), Settings())
+    assert query.unit is not None and (query.unit.kind, query.unit.dialect) == ("tool_call", "anthropic-call")
+    query = build_query(document, index, text.index('"Weather."'), ToolRegistry(), Settings())
+    assert query.unit is not None and (query.unit.kind, query.unit.dialect) == ("tool", "anthropic")
