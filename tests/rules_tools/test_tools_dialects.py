@@ -411,3 +411,15 @@ def test_the_editor_knows_a_request_s_calls_are_calls() -> None:
     assert query.unit is not None and (query.unit.kind, query.unit.dialect) == ("tool_call", "anthropic-call")
     query = build_query(document, index, text.index('"Weather."'), ToolRegistry(), Settings())
     assert query.unit is not None and (query.unit.kind, query.unit.dialect) == ("tool", "anthropic")
+
+
+@pytest.mark.parametrize(
+    ("tool", "flagged"),
+    [
+        ({"name": "web-search.query", "parameters": SCHEMA}, False),  # the bare shape feeds Gemini and MCP too
+        ({"name": "get weather", "parameters": SCHEMA}, True),  # no provider takes a space
+        ({"type": "function", "name": "web-search.query", "parameters": SCHEMA}, True),  # surely OpenAI's
+    ],
+)
+def test_the_flat_shape_s_name_rule(tool: dict[str, Any], flagged: bool) -> None:
+    assert ("TS201" in codes(check(dumps([tool]), None, uri="file:///w/f.json"))) == flagged
