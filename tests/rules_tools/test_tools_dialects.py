@@ -85,7 +85,7 @@ BEDROCK = {"toolSpec": {"name": "get_weather", "description": "Weather.", "input
         (
             {"get_weather": OPENAI, "get_time": {**OPENAI, "function": {**OPENAI["function"], "name": "get_time"}}},
             "tool",
-            [("tool", ("get_weather",), "openai", "file"), ("tool", ("get_time",), "openai", "file")],
+            [("tool", ("get_weather",), "openai", "map"), ("tool", ("get_time",), "openai", "map")],
         ),
         (
             {"id": "w", "name": "Get Weather", "function": FLAT, "mock_response": {"ok": True}},
@@ -348,7 +348,7 @@ def test_tools_that_is_not_an_array() -> None:
 
 def test_a_name_keyed_map_under_tools() -> None:
     assert units_of(dumps({"tools": {"get_weather": ANTHROPIC}}))[1] == [
-        ("tool", ("tools", "get_weather"), "anthropic", "file")
+        ("tool", ("tools", "get_weather"), "anthropic", "map")
     ]
 
 
@@ -423,3 +423,17 @@ def test_the_editor_knows_a_request_s_calls_are_calls() -> None:
 )
 def test_the_flat_shape_s_name_rule(tool: dict[str, Any], flagged: bool) -> None:
     assert ("TS201" in codes(check(dumps([tool]), None, uri="file:///w/f.json"))) == flagged
+
+
+def test_a_name_keyed_map_names_its_tools_by_their_keys() -> None:
+    text = '{"get weather": {"description": "Weather.", "parameters": {"type": "object"}}, "b": {"parameters": {}}}'
+    document = Document.from_text("file:///w/map.json", text)
+    units = with_dialects([read_unit(document, span) for span in split(document, None).spans])
+    assert [(u.pointer, u.value.get("name"), u.dialect, u.origin) for u in units] == [
+        (("get weather",), "get weather", "openai-flat", "map"),
+        (("b",), "b", "openai-flat", "map"),
+    ]
+    found = check(text, None, uri="file:///w/map.json")
+    assert "TS102" not in codes(found)  # no "missing name": the key is the name
+    (bad_name,) = only(found, "TS201")
+    assert (bad_name.range, bad_name.text) == ((0, 16, 0, 17), "{")  # the tool that the key names

@@ -24,9 +24,10 @@ from ..document.jsontree import Pointer, pair_key, pairs, string_value, value_ch
 from ..models.dialects import GEMINI_TYPES, SERVER_TOOL_TYPE, Dialect
 from .catalog import UnitKind
 
-Origin = Literal["file", "request", "tools_list", "app", "conversation", "forced"]
+Origin = Literal["file", "request", "tools_list", "app", "map", "conversation", "forced"]
 """Where a unit sits: a tool file, an API request body (sent as-is), an MCP `tools/list` result (sent as-is), an
-application's record around the tool, a conversation's messages, or a file whose dialect the settings force."""
+application's record around the tool, a name-keyed map (the key names a tool that does not say its name), a
+conversation's messages, or a file whose dialect the settings force."""
 
 AUTOMATION_KEYS = frozenset({"trigger_type", "trigger_config"})
 FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
@@ -384,14 +385,13 @@ class Claimer:
         items = [((*prefix, i), node) for i, node in enumerate(value_children(array))]
         if not items:
             return Claim(kind or self.forced or "tool", "wrapper", [])
-        claimer = Claimer(kind or self.forced or "tool", self.relaxed, self.dialect)
         if self.forced is None and kind is None:
             # Known to hold tools, yet its entries must still look like tools of some dialect.
-            probe = Claimer(None, self.relaxed, self.dialect).elements(items, origin, container=True)
-            if probe.kind is None:
+            claim = Claimer(None, self.relaxed, self.dialect).elements(items, origin, container=True)
+            if claim.kind is None:
                 return NOT_OURS
-            claimer = Claimer(probe.kind, self.relaxed, claimer.dialect)
-        claim = claimer.elements(items, origin, container=True)
+        else:
+            claim = Claimer(kind or self.forced or "tool", self.relaxed, self.dialect).elements(items, origin, True)
         if gemini and self.dialect is None:
             claim = Claim(
                 claim.kind,
@@ -414,7 +414,7 @@ class Claimer:
             dialects.add(found.dialect)
         if len(dialects) != 1:
             return NOT_OURS
-        units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("file")) for key, node in entries]
+        units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("map")) for key, node in entries]
         return Claim("tool", "wrapper", units)
 
 

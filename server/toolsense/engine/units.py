@@ -432,9 +432,20 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
                 return _unreadable(span, _too_deep(too_deep.offset))
             if not node.has_error and isinstance(failure, json.JSONDecodeError):
                 problem = _json_problem(failure, start)
+    if span.origin == "map" and isinstance(value, dict) and "name" not in value and "function" not in value:
+        value = _named_by_key(value, span.pointer[-1])
     return Unit(
         span.kind, span.pointer, value, span.dialect, start, node.end_byte, clean, problem, span.origin, span.dialect
     )
+
+
+def _named_by_key(value: dict[str, Any], key: Any) -> dict[str, Any]:
+    """A tool of a name-keyed map that does not say its name is named by its key (findings about the name land
+    on the key: the pointer `name` leads past the text to the key that holds the tool)."""
+    inner = value.get("toolSpec")
+    if isinstance(inner, dict):
+        return {**value, "toolSpec": {"name": key, **inner}} if "name" not in inner else value
+    return {"name": key, **value}
 
 
 def _unreadable(span: UnitSpan, problem: UnitProblem) -> Unit:
