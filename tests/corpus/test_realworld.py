@@ -58,8 +58,8 @@ REAL: dict[tuple[str, str, str | None], tuple[int, str]] = {
     ),
     ("IJPSoftware__open-ai-assistant-function-generator/functions.json", "TS211", None): (
         3,
-        '`"parameters": {}` has no `"type": "object"`: OpenAI answers "schema must be a JSON Schema of type '
-        'object" (omit `parameters` for a function without arguments).',
+        '`"parameters": {}` has no `"type": "object"`: OpenAI-compatible APIs reject it (DeepSeek: '
+        "end-4/dots-hyprland#3264); OpenAI's own rule for a function without arguments is to omit `parameters`.",
     ),
 }
 
