@@ -437,3 +437,17 @@ def test_a_name_keyed_map_names_its_tools_by_their_keys() -> None:
     assert "TS102" not in codes(found)  # no "missing name": the key is the name
     (bad_name,) = only(found, "TS201")
     assert (bad_name.range, bad_name.text) == ((0, 16, 0, 17), "{")  # the tool that the key names
+
+
+def test_a_forced_dialect_reaches_the_messages(tmp_path: Path) -> None:
+    settings, problems = settings_from_mapping({"files": {"dialects": {"**/google/*.json": "gemini"}}}, "test")
+    assert not problems
+    (tmp_path / "google").mkdir()
+    target = tmp_path / "google" / "decl.json"
+    target.write_text(dumps([{"name": "get_weather", "parameters": SCHEMA, "strict": True}]))
+    workspace = Workspace(settings)
+    workspace.add([tmp_path])
+    report = workspace.check(target)
+    assert report is not None
+    (unknown,) = [d for d in report.diagnostics if d.code == "TS101"]
+    assert unknown.message.startswith("Unknown property 'strict' in Gemini function declaration 'get_weather'.")
