@@ -902,8 +902,8 @@ def close_objects_fix(document: Document, kind_hint: Any = None, units: Sequence
     for unit in units:
         if unit.kind != "tool":
             continue
-        if unit.dialect not in SCHEMA_KEY or not isinstance(unit.value, dict):
-            continue
+        if unit.dialect not in SCHEMA_KEY or unit.dialect == "gemini" or not isinstance(unit.value, dict):
+            continue  # Gemini's schema subset has no additionalProperties
         keys = [SCHEMA_KEY[unit.dialect]] + ([("outputSchema",)] if unit.dialect == "mcp" else [])
         for key in keys:
             schema: Any = unit.value

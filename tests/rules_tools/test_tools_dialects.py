@@ -11,8 +11,9 @@ import pytest
 from tooltest import check, codes, only
 
 from toolsense.document.document import Document
+from toolsense.engine.context import ToolRegistry
 from toolsense.engine.units import read_unit, split, with_dialects
-from toolsense.engine.workspace import Workspace
+from toolsense.engine.workspace import Workspace, document_tools
 from toolsense.models.dialects import Dialect
 from toolsense.settings import Settings, settings_from_mapping
 
@@ -84,7 +85,7 @@ BEDROCK = {"toolSpec": {"name": "get_weather", "description": "Weather.", "input
         (
             {"get_weather": OPENAI, "get_time": {**OPENAI, "function": {**OPENAI["function"], "name": "get_time"}}},
             "tool",
-            [("tool", ("get_weather",), "openai", "file"), ("tool", ("get_time",), "openai", "file")],
+            [("tool", ("get_weather",), "openai", "map"), ("tool", ("get_time",), "openai", "map")],
         ),
         (
             {"id": "w", "name": "Get Weather", "function": FLAT, "mock_response": {"ok": True}},
@@ -348,7 +349,7 @@ def test_tools_that_is_not_an_array() -> None:
 
 def test_a_name_keyed_map_under_tools() -> None:
     assert units_of(dumps({"tools": {"get_weather": ANTHROPIC}}))[1] == [
-        ("tool", ("tools", "get_weather"), "anthropic", "file")
+        ("tool", ("tools", "get_weather"), "anthropic", "map")
     ]
 
 
@@ -381,3 +382,73 @@ def test_folders_are_walked_for_json_lines(tmp_path: Path) -> None:
     workspace.add([tmp_path])
     report = workspace.check(tmp_path / "tools.jsonl")
     assert report is not None and [u.dialect for u in report.units] == ["openai-flat", "openai-flat"]
+
+
+def test_an_mcp_tools_call_request_is_a_call_checked_against_the_workspace() -> None:
+    text = '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_weather", "arguments": {}}}'
+    assert units_of(text) == ("tool_call", [("tool_call", ("params",), "mcp-call", "file")])
+    registry = ToolRegistry()
+    gemini = Document.from_text(
+        "file:///w/gemini.json", dumps([GEMINI | {"parameters": GEMINI["parameters"] | {"required": ["city"]}}])
+    )
+    registry.set_file(gemini.uri, document_tools(gemini, None))
+    found = check(text, None, uri="file:///w/call.json", registry=registry)
+    # The Gemini tool's OBJECT / STRING are JSON Schema types when its calls are validated.
+    assert [(d.code, d.text, d.message) for d in found] == [
+        ("TS304", '"arguments"', "Missing required property 'city' in the input of 'get_weather'")
+    ]
+
+
+def test_the_editor_knows_a_request_s_calls_are_calls() -> None:
+    from toolsense.features.query import build_query, index_for
+
+    text = dumps({"model": "m", "tools": [ANTHROPIC], "messages": [{"role": "assistant", "content": []}]})
+    text = text.replace(
+        '"content": []', '"content": [{"type": "tool_use", "id": "t", "name": "get_weather", "input": {}}]'
+    )
+    document = Document.from_text("file:///w/request.json", text)
+    index = index_for(document, None)
+    query = build_query(document, index, text.index('"t"'), ToolRegistry(), Settings())
+    assert query.unit is not None and (query.unit.kind, query.unit.dialect) == ("tool_call", "anthropic-call")
+    query = build_query(document, index, text.index('"Weather."'), ToolRegistry(), Settings())
+    assert query.unit is not None and (query.unit.kind, query.unit.dialect) == ("tool", "anthropic")
+
+
+@pytest.mark.parametrize(
+    ("tool", "flagged"),
+    [
+        ({"name": "web-search.query", "parameters": SCHEMA}, False),  # the bare shape feeds Gemini and MCP too
+        ({"name": "get weather", "parameters": SCHEMA}, True),  # no provider takes a space
+        ({"type": "function", "name": "web-search.query", "parameters": SCHEMA}, True),  # surely OpenAI's
+    ],
+)
+def test_the_flat_shape_s_name_rule(tool: dict[str, Any], flagged: bool) -> None:
+    assert ("TS201" in codes(check(dumps([tool]), None, uri="file:///w/f.json"))) == flagged
+
+
+def test_a_name_keyed_map_names_its_tools_by_their_keys() -> None:
+    text = '{"get weather": {"description": "Weather.", "parameters": {"type": "object"}}, "b": {"parameters": {}}}'
+    document = Document.from_text("file:///w/map.json", text)
+    units = with_dialects([read_unit(document, span) for span in split(document, None).spans])
+    assert [(u.pointer, u.value.get("name"), u.dialect, u.origin) for u in units] == [
+        (("get weather",), "get weather", "openai-flat", "map"),
+        (("b",), "b", "openai-flat", "map"),
+    ]
+    found = check(text, None, uri="file:///w/map.json")
+    assert "TS102" not in codes(found)  # no "missing name": the key is the name
+    (bad_name,) = only(found, "TS201")
+    assert (bad_name.range, bad_name.text) == ((0, 16, 0, 17), "{")  # the tool that the key names
+
+
+def test_a_forced_dialect_reaches_the_messages(tmp_path: Path) -> None:
+    settings, problems = settings_from_mapping({"files": {"dialects": {"**/google/*.json": "gemini"}}}, "test")
+    assert not problems
+    (tmp_path / "google").mkdir()
+    target = tmp_path / "google" / "decl.json"
+    target.write_text(dumps([{"name": "get_weather", "parameters": SCHEMA, "strict": True}]))
+    workspace = Workspace(settings)
+    workspace.add([tmp_path])
+    report = workspace.check(target)
+    assert report is not None
+    (unknown,) = [d for d in report.diagnostics if d.code == "TS101"]
+    assert unknown.message.startswith("Unknown property 'strict' in Gemini function declaration 'get_weather'.")

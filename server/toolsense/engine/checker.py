@@ -410,9 +410,14 @@ def _not_ours(document: Document, file_split: Split, ctx: CheckContext) -> list[
             for start, end, message in syntax_errors(document)
         )
     if file_split.note is not None and not found:
-        note = with_severity(_place_file_problem(document, file_split, ("TS007", file_split.note)), ctx)
-        if note is not None:
-            found.append(note)
+        # On the first bracket only: a note about the whole file must not underline all of it.
+        start = file_split.root.start_byte if file_split.root is not None else 0
+        rule = CATALOG.rules.get("TS007")
+        severity = rule.severity if rule is not None else Severity.INFORMATION
+        note = Diagnostic(document.range_of(start, start + 1), severity, "TS007", file_split.note)
+        shown = with_severity(note, ctx)
+        if shown is not None:
+            found.append(shown)
     return found
 
 

@@ -24,9 +24,10 @@ from ..document.jsontree import Pointer, pair_key, pairs, string_value, value_ch
 from ..models.dialects import GEMINI_TYPES, SERVER_TOOL_TYPE, Dialect
 from .catalog import UnitKind
 
-Origin = Literal["file", "request", "tools_list", "app", "conversation", "forced"]
+Origin = Literal["file", "request", "tools_list", "app", "map", "conversation", "forced"]
 """Where a unit sits: a tool file, an API request body (sent as-is), an MCP `tools/list` result (sent as-is), an
-application's record around the tool, a conversation's messages, or a file whose dialect the settings force."""
+application's record around the tool, a name-keyed map (the key names a tool that does not say its name), a
+conversation's messages, or a file whose dialect the settings force."""
 
 AUTOMATION_KEYS = frozenset({"trigger_type", "trigger_config"})
 FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
@@ -176,7 +177,7 @@ def neutral(value: Any) -> bool:
 
 # --- skeletons of tree-sitter nodes ----------------------------------------------------------------------
 
-_DECODED = frozenset({"type", "name", "role", "$schema"})
+_DECODED = frozenset({"type", "name", "role", "$schema", "method"})
 _EXPANDED = frozenset({"function", "toolSpec", "parameters", "toolUse"})
 
 
@@ -217,15 +218,18 @@ def member_node(obj: Node, key: str) -> Node | None:
 
 
 @dataclass(frozen=True)
-class Claimed:
-    """A unit found in the tree: its kind, pointer and node, the dialect its container decides (Gemini
-    declarations, a forced dialect; None when the unit's own keys decide) and where it sits."""
+class UnitSpan:
+    """Where a unit is, before its value is read: its kind, pointer and node, the dialect its container decides
+    (Gemini declarations, a forced dialect; None when the unit's own keys decide) and where it sits."""
 
     kind: UnitKind
     pointer: Pointer
     node: Node
-    dialect: Dialect | None = None
+    dialect: str | None = None
     origin: Origin = "file"
+
+
+Claimed = UnitSpan
 
 
 @dataclass(frozen=True)
@@ -266,13 +270,18 @@ class Claimer:
         hold tools (`tools`, `functions`), so every element is a unit once one is recognised."""
         expanded: list[tuple[Pointer, Node, Detected | None, Dialect | None]] = []
         sampled = recognised = 0
+        plain = True
+        """Whether every sampled element is a unit as it stands (no record around a tool, no declarations list,
+        no neutral entry): then the elements past the sample are taken as they are, unread (a 5,000-tool file
+        is split on every keystroke)."""
         for index, (pointer, node) in enumerate(items):
-            if node.type != "object":
+            if node.type != "object" or (plain and index >= _SAMPLE):
                 expanded.append((pointer, node, None, None))
                 continue
             shape = skeleton(node)
             declarations = next((k for k in DECLARATIONS if isinstance(shape.get(k), list)), None)
             if declarations is not None:
+                plain = False
                 inner = member_node(node, declarations)
                 if inner is not None and inner.type == "array":
                     for j, child in enumerate(value_children(inner)):
@@ -281,8 +290,11 @@ class Claimer:
                     sampled += 1
                 continue
             if neutral(shape):
+                plain = False
                 continue
             found = detect(shape, self.lenient)
+            if found is not None and found.inner:
+                plain = False
             if index < _SAMPLE:
                 sampled += 1
                 recognised += found is not None
@@ -292,15 +304,19 @@ class Claimer:
         kinds = Counter(found.kind for _, _, found, _ in expanded if found is not None)
         main: UnitKind = self.forced or (kinds.most_common(1)[0][0] if kinds else "tool")
         units: list[Claimed] = []
+        forced_dialect = self.dialect if main == "tool" else None
+        plain_origin = self.origin(origin)
+        app_origin = self.origin("app" if origin == "file" else origin)
         for pointer, node, found, dialect in expanded:
-            if found is not None and found.kind != main and self.forced is None:
+            if found is None:
+                units.append(Claimed(main, pointer, node, forced_dialect or dialect, plain_origin))
+            elif found.kind != main and self.forced is None:
                 units.append(Claimed(found.kind, pointer, node, None, origin))
-                continue
-            inner_pointer = found.inner if found is not None and found.kind == main else ()
-            target = _inner_node(node, inner_pointer)
-            unit_dialect = self.dialect if main == "tool" and self.dialect is not None else dialect
-            unit_origin = self.origin("app" if inner_pointer and origin == "file" else origin)
-            units.append(Claimed(main, (*pointer, *inner_pointer), target, unit_dialect, unit_origin))
+            elif found.inner and found.kind == main:
+                target = _inner_node(node, found.inner)
+                units.append(Claimed(main, (*pointer, *found.inner), target, forced_dialect or dialect, app_origin))
+            else:
+                units.append(Claimed(main, pointer, node, forced_dialect or dialect, plain_origin))
         return Claim(main, "array", units)
 
     # -- objects --
@@ -316,6 +332,10 @@ class Claimer:
             automations = member_node(root, "automations")
             if automations is not None and automations.type == "array":
                 return self._wrapped(("automations",), automations, "file", kind="automation")
+        if shape.get("method") == "tools/call" and self.forced in (None, "tool_call"):
+            params = member_node(root, "params")
+            if params is not None and params.type == "object":  # an MCP tools/call request: its params are the call
+                return Claim("tool_call", "object", [Claimed("tool_call", ("params",), params, Dialect.MCP_CALL)])
         request = bool(REQUEST_KEYS & shape.keys())
         tool_config = member_node(root, "toolConfig") if "toolConfig" in shape else None
         if tool_config is not None and tool_config.type == "object":
@@ -367,14 +387,13 @@ class Claimer:
         items = [((*prefix, i), node) for i, node in enumerate(value_children(array))]
         if not items:
             return Claim(kind or self.forced or "tool", "wrapper", [])
-        claimer = Claimer(kind or self.forced or "tool", self.relaxed, self.dialect)
         if self.forced is None and kind is None:
             # Known to hold tools, yet its entries must still look like tools of some dialect.
-            probe = Claimer(None, self.relaxed, self.dialect).elements(items, origin, container=True)
-            if probe.kind is None:
+            claim = Claimer(None, self.relaxed, self.dialect).elements(items, origin, container=True)
+            if claim.kind is None:
                 return NOT_OURS
-            claimer = Claimer(probe.kind, self.relaxed, claimer.dialect)
-        claim = claimer.elements(items, origin, container=True)
+        else:
+            claim = Claimer(kind or self.forced or "tool", self.relaxed, self.dialect).elements(items, origin, True)
         if gemini and self.dialect is None:
             claim = Claim(
                 claim.kind,
@@ -397,7 +416,7 @@ class Claimer:
             dialects.add(found.dialect)
         if len(dialects) != 1:
             return NOT_OURS
-        units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("file")) for key, node in entries]
+        units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("map")) for key, node in entries]
         return Claim("tool", "wrapper", units)
 
 

@@ -32,7 +32,9 @@ from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from . import regexes
 from .catalog import UnitKind
-from .claim import NOT_OURS, Claim, Claimer, Origin, conversation, detect
+from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation, detect
+
+__all__ = ["UnitSpan"]
 
 _DEFAULTS: tuple[tuple[UnitKind, tuple[str, ...]], ...] = (
     ("automation", DEFAULT_AUTOMATION_GLOBS),
@@ -78,18 +80,6 @@ def forced_dialect(path: str, settings: Settings) -> str | None:
         if glob_match(path, pattern):
             return dialect
     return None
-
-
-@dataclass(frozen=True)
-class UnitSpan:
-    """Where a unit is, before its value is read."""
-
-    kind: UnitKind
-    pointer: Pointer
-    node: Node
-    dialect: str | None = None
-    """The dialect the unit's container decides (Gemini `functionDeclarations`, a forced dialect), else None."""
-    origin: Origin = "file"
 
 
 @dataclass(frozen=True)
@@ -230,7 +220,7 @@ def _from_claim(claim: Claim, shape: Shape, root: Node, base: Node, weak: UnitKi
     if claim.kind is None:
         note = _not_checked(weak) if weak is not None else None
         return Split(None, shape, [], root, None, base, note=note, hinted=weak is not None)
-    spans = [UnitSpan(u.kind, u.pointer, u.node, u.dialect, u.origin) for u in claim.units]
+    spans = claim.units
     return Split(
         claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, container=claim.problem
     )
@@ -434,9 +424,20 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
                 return _unreadable(span, _too_deep(too_deep.offset))
             if not node.has_error and isinstance(failure, json.JSONDecodeError):
                 problem = _json_problem(failure, start)
+    if span.origin == "map" and isinstance(value, dict) and "name" not in value and "function" not in value:
+        value = _named_by_key(value, span.pointer[-1])
     return Unit(
         span.kind, span.pointer, value, span.dialect, start, node.end_byte, clean, problem, span.origin, span.dialect
     )
+
+
+def _named_by_key(value: dict[str, Any], key: Any) -> dict[str, Any]:
+    """A tool of a name-keyed map that does not say its name is named by its key (findings about the name land
+    on the key: the pointer `name` leads past the text to the key that holds the tool)."""
+    inner = value.get("toolSpec")
+    if isinstance(inner, dict):
+        return {**value, "toolSpec": {"name": key, **inner}} if "name" not in inner else value
+    return {"name": key, **value}
 
 
 def _unreadable(span: UnitSpan, problem: UnitProblem) -> Unit:

@@ -15,6 +15,7 @@ from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..document.lines import LineTable, Position, Range
 from ..models.definitions import DESCRIPTION_KEY, NAME_KEY, schema_pointer
+from ..models.dialects import Dialect, lower_types
 from ..settings import Settings
 from .catalog import UnitKind
 from .checker import Diagnostic, FileReport, UnitCache, check_document, with_severity
@@ -141,6 +142,8 @@ def tool_infos(uri: str, units: Iterable[Unit], requests: bool = False) -> list[
         if not isinstance(name, str) or not name:
             continue
         schema = _value_at(unit.value, schema_pointer(unit.dialect, unit.value))
+        if unit.dialect == Dialect.GEMINI:
+            schema = lower_types(schema)  # calls are validated as JSON Schema: OBJECT is object
         output = _value_at(unit.value, ("outputSchema",)) if unit.dialect == "mcp" else None
         description = _value_at(unit.value, DESCRIPTION_KEY[unit.dialect])
         infos.append(

@@ -47,6 +47,8 @@ class UnitIndex:
     dialects: list[str | None] = field(default_factory=list)
     ends: list[int] = field(default_factory=list)
     """Where each unit ends (just after its closing bracket), shifted like the starts."""
+    kinds: dict[Pointer, UnitKind] = field(default_factory=dict)
+    """Units whose kind is not the file's (the tool calls in a request body's messages), by pointer."""
 
     @classmethod
     def from_split(
@@ -65,6 +67,7 @@ class UnitIndex:
             list(values) if values is not None else [None] * len(spans),
             list(dialects) if dialects is not None else [None] * len(spans),
             [span.node.end_byte for span in spans],
+            {span.pointer: span.kind for span in spans if span.kind != file_split.kind},
         )
 
     def shift(self, edit: ByteEdit) -> None:
@@ -228,7 +231,8 @@ def locate_cursor(document: Document, index: UnitIndex, offset: int) -> tuple[Cu
         if kind is None or (context.container == "none" and context.slot == "none"):
             return context, None
         value = read_value(document, start, index.values[position])
-        return context, UnitRef(kind, pointer, start, value, unit_dialect(kind, value, index.dialects[position]))
+        own = index.kinds.get(pointer, kind)
+        return context, UnitRef(own, pointer, start, value, unit_dialect(own, value, index.dialects[position]))
     # Before every known unit (or none is known, in a file opened broken): scan from the top of the file.
     root = root_value(document.root) if document.root.type == "document" else None
     usable = root is not None and root.type in ("object", "array") and root.start_byte <= offset

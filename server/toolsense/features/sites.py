@@ -27,6 +27,7 @@ from ..models.definitions import (
     TOOL_MODELS,
     TRIGGER_CONFIG_MODELS,
     Automation,
+    schema_pointer,
 )
 from ..rules.structure import model_schema
 from ..settings import Settings
@@ -38,12 +39,18 @@ _CALL_INPUT: dict[str, tuple[str, ...]] = {
     "anthropic-call": ("input",),
     "openai-call": ("function", "arguments"),
     "openai-flat-call": ("arguments",),
+    "openai-responses-call": ("arguments",),
+    "bedrock-call": ("toolUse", "input"),
+    "mcp-call": ("arguments",),
     "input": (),
 }
 _CALL_NAME: dict[str, tuple[str, ...]] = {
     "anthropic-call": ("name",),
     "openai-call": ("function", "name"),
     "openai-flat-call": ("name",),
+    "openai-responses-call": ("name",),
+    "bedrock-call": ("toolUse", "name"),
+    "mcp-call": ("name",),
 }
 
 
@@ -130,15 +137,15 @@ def _descends(pointer: Pointer, prefix: Pointer, inside: bool) -> bool:
 def _tool_site(dialect: str | None, value: Any, pointer: Pointer, inside: bool) -> Site:
     dialect = dialect if dialect in TOOL_MODELS else "anthropic"
     assert dialect is not None
-    schema_key = SCHEMA_KEY[dialect]
+    schema_key = schema_pointer(dialect, value) if dialect in SCHEMA_KEY else None  # server tools have none
     for key, subject in ((schema_key, "input schema"), (("outputSchema",), "output schema")):
-        if _descends(pointer, key, inside) and (key == schema_key or dialect == "mcp"):
+        if key is not None and _descends(pointer, key, inside) and (key == schema_key or dialect == "mcp"):
             return _schema_site(pointer[len(key) :], key, subject)
     examples = EXAMPLES_KEY.get(dialect)
     if examples is not None and _starts(pointer, examples) and len(pointer) > len(examples):
         base = pointer[: len(examples) + 1]
         if isinstance(base[-1], int) and _descends(pointer, base, inside):
-            schema = _get(value, schema_key)
+            schema = _get(value, schema_key) if schema_key is not None else None
             name = _get(value, ("name",))
             tool = None
             if isinstance(name, str) and isinstance(schema, dict):

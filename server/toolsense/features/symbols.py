@@ -12,6 +12,7 @@ from tree_sitter import Node
 from ..document.document import Document
 from ..document.jsontree import Pointer, locate, member, pair_key, pairs, string_value, value_children
 from ..engine.catalog import UnitKind
+from ..engine.claim import detect, skeleton
 from ..engine.units import split
 from ..models.definitions import NAME_KEY, SCHEMA_KEY
 
@@ -48,16 +49,9 @@ def _span(node: Node) -> tuple[int, int]:
 
 
 def _tool_dialect(obj: Node) -> str:
-    keys = {pair_key(p) for p in pairs(obj)}
-    if "inputSchema" in keys:
-        return "mcp"
-    if "input_schema" in keys:
-        return "anthropic"
-    function = _member_value(obj, "function")
-    if function is not None and function.type == "object":
-        return "openai"
-    if "parameters" in keys:
-        return "openai-flat"
+    found = detect(skeleton(obj), relaxed=True)
+    if found is not None and found.dialect in SCHEMA_KEY and not found.inner:
+        return found.dialect
     return "anthropic"
 
 

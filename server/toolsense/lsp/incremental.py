@@ -156,6 +156,9 @@ def fast_check(server: ToolsenseServer, od: OpenDocument) -> bool:
     if unit_document.root.has_error:
         return False
     kind = od.report.kind
+    units = od.report.units
+    if position >= len(units) or units[position].origin != "file" or units[position].kind != kind:
+        return False  # a unit its container explains (a request's, a map's, a record's): it is not checked alone
     dialect = index.dialects[position]
     report = check_document(unit_document, server.context_for(od.uri), kind, UnitCache(), server.resolve_range)
     if len(report.units) != 1 or report.units[0].dialect != dialect:

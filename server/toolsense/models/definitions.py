@@ -20,6 +20,7 @@ from .dialects import (
     BedrockToolUseBlock,
     Dialect,
     GeminiFunctionDeclaration,
+    McpCallToolParams,
     OpenAIResponsesFunctionCall,
 )
 
@@ -278,6 +279,7 @@ CALL_MODELS: dict[str, type[StrictModel]] = {
     Dialect.OPENAI_FLAT_CALL: OpenAIFunctionCall,
     Dialect.OPENAI_RESPONSES_CALL: OpenAIResponsesFunctionCall,
     Dialect.BEDROCK_CALL: BedrockToolUseBlock,
+    Dialect.MCP_CALL: McpCallToolParams,
 }
 
 

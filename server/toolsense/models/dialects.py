@@ -41,6 +41,8 @@ class Dialect(str, Enum):
     OPENAI_FLAT_CALL = "openai-flat-call"
     OPENAI_RESPONSES_CALL = "openai-responses-call"
     BEDROCK_CALL = "bedrock-call"
+    MCP_CALL = "mcp-call"
+    """The `params` of an MCP `tools/call` request: `{name, arguments, _meta}`."""
     INPUT = "input"
     """A bare tool input (its tool named by the `tool_call_tool` setting)."""
     AUTOMATION = "automation"
@@ -71,6 +73,7 @@ _LABELS: dict[Dialect, str] = {
     Dialect.OPENAI_FLAT_CALL: "OpenAI function call",
     Dialect.OPENAI_RESPONSES_CALL: "OpenAI function_call item",
     Dialect.BEDROCK_CALL: "Bedrock toolUse block",
+    Dialect.MCP_CALL: "MCP tools/call request",
     Dialect.INPUT: "tool input",
     Dialect.AUTOMATION: "automation",
 }
@@ -88,9 +91,6 @@ TOOL_DIALECTS = frozenset(
 )
 FUNCTION_DIALECTS = TOOL_DIALECTS - {Dialect.ANTHROPIC_SERVER}
 """Tools with a name and an input schema (server tools have neither schema nor description)."""
-
-DialectName = Literal["openai", "openai-flat", "anthropic", "mcp", "gemini", "bedrock"]
-"""The dialects a setting may force on files (`[tool.toolsense.files] dialects`)."""
 
 
 def as_dialect(value: str | None) -> Dialect | None:
@@ -227,6 +227,18 @@ class BedrockToolUseBlock(StrictModel):
     """A `toolUse` content block of an assistant message in a Converse request."""
 
     toolUse: BedrockToolUse = Field(description="The tool call.")
+
+
+# --- MCP ------------------------------------------------------------------------------------------------
+
+
+class McpCallToolParams(StrictModel):
+    """The `params` of an MCP `tools/call` request."""
+
+    name: str = Field(description="Name of the tool to call.")
+    arguments: JsonObject | None = Field(default=None, description="The arguments, valid against its inputSchema.")
+    meta: JsonObject | None = Field(default=None, alias="_meta", description="Reserved metadata.")
+    task: JsonObject | None = Field(default=None, description="Run the call as a task (MCP 2025-11-25).")
 
 
 # --- OpenAI Responses ------------------------------------------------------------------------------------

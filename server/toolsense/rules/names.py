@@ -106,6 +106,8 @@ def tool_name(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         return
     checked: set[str] = set()
     own = DIALECT_PROFILE.get(view.dialect)
+    if own == "openai" and not _surely_openai(unit) and re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", view.name):
+        own = None  # the bare {name, parameters} shape feeds Gemini and MCP too, which allow '.' and ':'
     profiles = [(p, True) for p in enabled_profiles(ctx.settings)]
     if own is not None:
         profiles.insert(0, (own, False))
@@ -128,6 +130,17 @@ def explicit_dialect(view: ToolView) -> bool:
     """The tool says which provider it is for (`input_schema`, `type: "function"`, `inputSchema`), rather than the
     bare `{name, description, parameters}` many formats share."""
     return view.dialect != "openai-flat" or view.value.get("type") == "function"
+
+
+def _surely_openai(unit: Unit) -> bool:
+    """Whether a flat function is OpenAI's: it says `"type": "function"`, sits in a request body or a legacy
+    `functions` list, or the settings force the dialect."""
+    value = unit.value if isinstance(unit.value, dict) else {}
+    return (
+        value.get("type") == "function"
+        or unit.origin in ("request", "forced")
+        or (bool(unit.pointer) and unit.pointer[0] == "functions")
+    )
 
 
 def _elsewhere(view: ToolView, ctx: CheckContext, origin: str = "file") -> Iterator[Finding]:

@@ -150,6 +150,7 @@ _NAME_AND_INPUT: dict[str, tuple[Pointer, Pointer]] = {
     "openai-flat-call": (("name",), ("arguments",)),
     "openai-responses-call": (("name",), ("arguments",)),
     "bedrock-call": (("toolUse", "name"), ("toolUse", "input")),
+    "mcp-call": (("name",), ("arguments",)),
 }
 
 

@@ -1,0 +1,43 @@
+"""In the editor, a JSON file that is not ours gets nothing at all; one a folder glob points at gets one note."""
+
+from __future__ import annotations
+
+from conftest import Session
+from lsprotocol import types
+
+
+async def test_a_json_file_that_is_not_ours_gets_nothing(session: Session) -> None:
+    await session.start("neovim")
+    broken = session.open("config/settings.json", '{"compilerOptions": {"strict": tru')  # broken, and not ours
+    catalogue = session.open("tools/catalogue.json", '[{"name": "CycloneDX Core", "publisher": "CycloneDX"}]')
+    assert await session.diagnostics(broken, 1) == []
+    (note,) = await session.diagnostics(catalogue, 1)
+    assert (note.code, note.severity) == ("TS007", types.DiagnosticSeverity.Information)
+    assert note.range == types.Range(types.Position(0, 0), types.Position(0, 1))
+    assert note.message.startswith("Not checked: the folder suggests tool definitions")
+
+
+def test_a_keystroke_in_a_name_keyed_map_is_checked_with_its_key() -> None:
+    import asyncio
+
+    from toolsense.lsp.server import create_server
+
+    text = '{"get_weather": {"description": "Weather.", "parameters": {"type": "object", "properties": {}}}}\n'
+
+    async def run() -> None:
+        server = create_server()
+        server.text_document_publish_diagnostics = lambda params: None  # type: ignore[method-assign,assignment]
+        od = server.open("file:///tmp/claiming/map.json", text, 1, "json")
+        server.check(od, "open")
+        at = text.index("Weather.") + 1
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(0, at), types.Position(0, at)), text="x"
+        )
+        server.change(od, 2, [change])
+        server.check(od, "edit")
+        # The map's tool says no name (its key does): checked alone it would lack one, so the whole file is checked.
+        assert "TS102" not in {d.code for d in od.diagnostics}
+        if od.timer is not None:
+            od.timer.cancel()
+
+    asyncio.run(run())
