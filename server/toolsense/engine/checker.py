@@ -19,7 +19,7 @@ from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import CATALOG, UnitKind
 from .context import CheckContext
-from .filefacts import file_facts
+from .filefacts import NO_FACTS, FileFacts, file_facts
 from .findings import Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
 from .units import Split, Unit, UnitSpan, read_unit, split, with_dialects
@@ -103,6 +103,8 @@ class FileReport:
     split: Split
     checked_units: int = 0
     """How many units this check ran the rules on (the others reused cached findings)."""
+    facts: FileFacts = NO_FACTS
+    """What the file said about all its units (MCP version, sent as it is)."""
 
 
 def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | None:
@@ -183,14 +185,20 @@ def check_document(
     kind_hint: UnitKind | None,
     cache: UnitCache | None = None,
     related_resolver: RelatedResolver | None = None,
+    facts: FileFacts | None = None,
 ) -> FileReport:
-    """Check a document; with a cache, only the units an edit touched are read and checked again."""
+    """Check a document; with a cache, only the units an edit touched are read and checked again.
+
+    `facts` are the file's when the document is one unit cut out of it (the editor's keystroke fast path);
+    otherwise they are read from the document itself."""
     cache = cache if cache is not None else UnitCache()
     edits = document.edits_since(cache.seen_edits) if cache.document_serial == document.serial else None
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
     document.checked_edit_count = document.edit_count
     file_split = split(document, kind_hint)
-    ctx = dataclasses.replace(ctx, facts=file_facts(file_split.root if file_split.shape != "lines" else None))
+    if facts is None:
+        facts = file_facts(file_split.root if file_split.shape != "lines" else None)
+    ctx = dataclasses.replace(ctx, facts=facts)
     diagnostics: list[Diagnostic] = []
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
     if syntax_severity is not None:
@@ -241,7 +249,7 @@ def check_document(
             batches.append(([placer.absolute(f) for f in file_findings], 0))
     diagnostics.extend(placer.diagnostics(batches, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
-    return FileReport(kind, diagnostics, units, [s.node for s in file_split.spans], file_split, checked)
+    return FileReport(kind, diagnostics, units, [s.node for s in file_split.spans], file_split, checked, facts)
 
 
 def _read_units(
