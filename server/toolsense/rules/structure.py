@@ -40,6 +40,7 @@ from ..models.definitions import (
     Automation,
 )
 from ..models.errors import ValidationIssue, coercion_for, validation_issues
+from .tooldef import DIALECT_LABEL
 
 FAMILY = "File and structure"
 
@@ -551,13 +552,7 @@ def tool_subject(unit: Unit, version: str | None = None) -> str:
     value = unit.value if isinstance(unit.value, dict) else {}
     function = value.get("function")
     name = function.get("name") if unit.dialect == "openai" and isinstance(function, dict) else value.get("name")
-    label = {
-        "anthropic": "Anthropic tool",
-        "mcp": "MCP tool",
-        "openai": "OpenAI tool",
-        "openai-flat": "OpenAI function",
-    }
-    base = label.get(unit.dialect or "", "tool")
+    base = DIALECT_LABEL.get(unit.dialect or "", "tool")
     if version is not None:
         base = f"{base} ({version})"
     return f"{base} '{name}'" if isinstance(name, str) and name else base
