@@ -80,6 +80,9 @@ class _CachedUnit:
     fingerprint: tuple[int, int, int, int] | None = None
     checked_as: tuple[str, str | None] | None = None
     """The unit's kind and dialect when its findings were made (a dialect can change with its neighbours)."""
+    held: tuple[object, ...] = ()
+    """The settings and models the fingerprint names by id, kept alive so their ids cannot be reused by new
+    objects while this entry compares against them."""
     placed: list[_Placed] | None = None
     placed_pointer: Pointer | None = None
 
@@ -223,6 +226,7 @@ def check_document(
         if entry.findings is None or entry.fingerprint != fingerprint or entry.checked_as != (unit.kind, unit.dialect):
             entry.findings = run_unit_checks(unit, ctx)
             entry.fingerprint, entry.checked_as = fingerprint, (unit.kind, unit.dialect)
+            entry.held = (ctx.settings, ctx.models)
             entry.placed = None
             checked += 1
         if unit.problem is not None:
@@ -273,10 +277,11 @@ def _read_units(
             reuse = cache.content.get(content_key) if content_key is not None else None
             entry = _CachedUnit(unit, content_key)
             if reuse is not None and reuse.unit.kind == unit.kind:
-                entry.findings, entry.fingerprint, entry.checked_as = (
+                entry.findings, entry.fingerprint, entry.checked_as, entry.held = (
                     reuse.findings,
                     reuse.fingerprint,
                     reuse.checked_as,
+                    reuse.held,
                 )
                 entry.placed, entry.placed_pointer = reuse.placed, reuse.placed_pointer
         new_units[key] = entry
