@@ -170,7 +170,8 @@ def schema_targets(view: ToolView, mcp_version: str | None = None) -> list[Schem
         targets.append(SchemaTarget(view.schema, view.schema_pointer, "input schema", view.dialect))
     if view.dialect == "mcp" and "outputSchema" in view.value:
         any_root = mcp_version is not None and mcp_version >= "2026-07-28"
-        output = SchemaTarget(view.value["outputSchema"], ("outputSchema",), "outputSchema", "mcp", True, any_root)
+        label = f"MCP {mcp_version} outputSchema" if mcp_version is not None else "MCP outputSchema"
+        output = SchemaTarget(view.value["outputSchema"], ("outputSchema",), label, "mcp", True, any_root)
         targets.append(output)
     return targets
 
@@ -245,7 +246,7 @@ def _root(schema: dict[str, Any], base: Pointer, target: SchemaTarget) -> Iterat
     if target.any_root:
         return
     kinds = types_of(schema)
-    what = "an MCP outputSchema" if target.is_output else f"the {target.label}"
+    what = f"an {target.label}" if target.is_output else f"the {target.label}"
     if "type" not in schema:
         if "$ref" in schema or any(k in schema for k in ("anyOf", "oneOf", "allOf")):
             message = f'The root of {what} must be `"type": "object"` itself, not a reference or a union'
