@@ -853,9 +853,10 @@ def open_object_schemas(
 ) -> Iterator[Pointer]:
     """Pointers (relative to schema) of object schemas without `additionalProperties`.
 
-    Skipped: `allOf` branches and schemas that use `allOf` or `$ref` (closing them would reject the
-    properties the other branches define), free-form objects that list no `properties` (closing one would
-    allow only `{}`: whether it should is the author's choice), and booleans.
+    Skipped: `allOf` branches and schemas that use `allOf`, `anyOf`, `oneOf` or `$ref` (closing them would
+    reject the properties the branches define), `anyOf`/`oneOf` branches of an object that lists properties of
+    its own (a branch is checked against the whole object), free-form objects that list no `properties` (closing
+    one would allow only `{}`: whether it should is the author's choice), and booleans.
     """
     if not isinstance(schema, dict) or depth > _MAX_SCHEMA_DEPTH:
         return
@@ -864,7 +865,8 @@ def open_object_schemas(
     is_object = is_object or (kind is None and isinstance(schema.get("properties"), dict))
     closed = "additionalProperties" in schema or "unevaluatedProperties" in schema
     listed = isinstance(schema.get("properties"), dict) or isinstance(schema.get("patternProperties"), dict)
-    if is_object and listed and not closed and not in_all_of and "allOf" not in schema and "$ref" not in schema:
+    composed = any(keyword in schema for keyword in ("allOf", "anyOf", "oneOf", "$ref"))
+    if is_object and listed and not closed and not in_all_of and not composed:
         yield pointer
     for keyword in _SCHEMA_MAPS:
         children = schema.get(keyword)
@@ -875,7 +877,8 @@ def open_object_schemas(
         branches = schema.get(keyword)
         if isinstance(branches, list):
             for index, child in enumerate(branches):
-                yield from open_object_schemas(child, (*pointer, keyword, index), depth + 1, keyword == "allOf")
+                beside = keyword == "allOf" or (keyword in ("anyOf", "oneOf") and listed)
+                yield from open_object_schemas(child, (*pointer, keyword, index), depth + 1, beside)
     for keyword in _SCHEMA_SINGLE:
         child = schema.get(keyword)
         if isinstance(child, dict):

@@ -83,6 +83,18 @@ def test_close_objects_skips_all_of_and_refs() -> None:
     ]
 
 
+def test_close_objects_never_closes_what_branches_define() -> None:
+    one_of = {
+        "type": "object",
+        "oneOf": [{"properties": {"id": {"type": "string"}}}, {"properties": {"name": {"type": "string"}}}],
+    }
+    # The root lists no properties of its own: closing it would reject every argument; each branch may close.
+    assert list(open_object_schemas(one_of)) == [("oneOf", 0), ("oneOf", 1)]
+    beside = {"type": "object", "properties": {"kind": {}}, "anyOf": [{"properties": {"a": {}}}]}
+    # Own properties beside the branches: closing either side would reject the other's keys.
+    assert list(open_object_schemas(beside)) == []
+
+
 def test_close_objects_on_crlf_tabs_keeps_the_layout() -> None:
     text = (
         '{\r\n\t"name": "t",\r\n\t"description": "A tool with an open nested object for this test.",\r\n'

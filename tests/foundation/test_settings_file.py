@@ -85,3 +85,15 @@ def test_load_config_file_errors(tmp_path: Path) -> None:
     pyproject.write_text('[tool.toolsense]\nseverity = { TS101 = "off" }\n', encoding="utf-8")
     settings, problems = load_config_file(pyproject)
     assert (settings.severity, problems) == ({"TS101": "off"}, [])
+
+
+def test_the_mcp_protocol_version_setting() -> None:
+    settings, problems = settings_from_mapping({"mcp": {"protocol_version": "2025-06-18"}}, "toolsense.toml")
+    assert problems == [] and settings.mcp.protocol_version == "2025-06-18"
+    assert settings_from_mapping({}, "toolsense.toml")[0].mcp.protocol_version == "2026-07-28"  # the latest
+    settings, problems = settings_from_mapping({"mcp": {"protocol_version": "2024-11-05"}}, "client")
+    assert settings.mcp.protocol_version == "2026-07-28"
+    assert [str(p) for p in problems] == [
+        "client: setting 'mcp.protocol_version': expected one of '2025-06-18', '2025-11-25', '2026-07-28' (found "
+        "string: '2024-11-05')"
+    ]

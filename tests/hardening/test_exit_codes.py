@@ -25,7 +25,7 @@ INTERNAL = "this is a bug in toolsense, not in your files"
 def _workspace(root: Path, with_error: bool = False) -> Path:
     value = dict(CLEAN)
     if with_error:
-        value["descripton"] = "typo"
+        value["descripton"] = value.pop("description")  # a misspelt known key: the tool loses its description
     write_json(root / "tools" / "weather.json", [value])
     return root
 

@@ -18,9 +18,10 @@ CLI_BOUND_S = 600.0
 
 
 def _with_error_in_last_tool(text: str) -> str:
-    """The same tools, the last one with an unknown key (so "checked" is observable at the end of the file)."""
+    """The same tools, the last one with a misspelt known key, an error (so "checked" is observable at the end of
+    the file)."""
     last = text.rindex('"name": "tool_number_')
-    return text[:last] + '"descripton": "typo", ' + text[last:]
+    return text[:last] + '"cache_contrl": {}, ' + text[last:]
 
 
 @pytest.mark.timeout(SERVER_BOUND_S * 2)
@@ -82,7 +83,7 @@ def test_a_1mb_single_line_is_checked_and_completed(tmp_path: Path) -> None:
         codes = [d.get("code") for d in published["diagnostics"]]
         assert codes == ["TS101"], published["diagnostics"][:5]
         start = published["diagnostics"][0]["range"]["start"]
-        assert start == _pos(0, text.index('"descripton"'))  # ASCII: UTF-16 columns are characters
+        assert start == _pos(0, text.index('"cache_contrl"'))  # ASCII: UTF-16 columns are characters
         # Completion of an enum value inside the last tool's own example, on the same 1 MB line.
         last = text.rindex('"input_examples": [')
         value_at = text.index('"field_0": "', last) + len('"field_0": "')

@@ -37,7 +37,7 @@ async def test_push_diagnostics_exact_ranges_codes_messages_and_version(session:
     by_code = {d.code: d for d in diagnostics}
     unknown = by_code["TS101"]
     assert unknown.range == span(WEATHER_TOOLS, '"bogus"')
-    assert unknown.severity == types.DiagnosticSeverity.Error
+    assert unknown.severity == types.DiagnosticSeverity.Warning  # the app's own key: an error only if sent as-is
     assert unknown.source == "toolsense"
     assert unknown.message == (
         "Unknown property 'bogus' in Anthropic tool 'get_weather'. Valid properties: name, input_schema, type, "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from samples import WEATHER_TOOLS
 
@@ -102,7 +104,7 @@ MANY = (
 )
 
 
-def _fast_then_full(edits: list[tuple[str, int, str]]) -> None:
+def _fast_then_full(edits: list[tuple[str, int, str]], initial: str = MANY) -> None:
     """Apply edits (needle, shift, new text) one by one; after each, the fast path's diagnostics must equal a
     full check's."""
     import asyncio
@@ -115,9 +117,9 @@ def _fast_then_full(edits: list[tuple[str, int, str]]) -> None:
         server = create_server()
         published: list[types.PublishDiagnosticsParams] = []
         server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign,assignment]
-        od = server.open("file:///tmp/fast/tools.tools.json", MANY, 1, "json")
+        od = server.open("file:///tmp/fast/tools.tools.json", initial, 1, "json")
         server.check(od, "open")
-        text = MANY
+        text = initial
         version = 1
         for needle, shift_by, new in edits:
             index = text.index(needle) + shift_by
@@ -152,3 +154,11 @@ def test_fast_keystroke_check_equals_the_full_check() -> None:
             ('"bogus5"', 1, "b"),
         ]
     )
+
+
+def test_the_fast_check_sees_what_the_file_says_about_its_units() -> None:
+    """The MCP version stated at the top of the file applies to a tool re-checked alone."""
+    tool = {"name": "t", "description": "d", "inputSchema": {"type": "object", "additionalProperties": False}}
+    tools = [{**tool, "name": f"t{i}", "outputSchema": {"type": "array"}} for i in range(3)]
+    initial = json.dumps({"protocolVersion": "2025-11-25", "tools": tools}, indent=2) + "\n"
+    _fast_then_full([('"t1"', 2, "x"), ('"array"', 1, "b")], initial)

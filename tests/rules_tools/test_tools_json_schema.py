@@ -226,7 +226,8 @@ def test_mcp_output_schema_is_checked_too() -> None:
     )
     older = Settings(mcp=McpSettings(protocol_version="2025-11-25"))
     diags = check(text, settings=older)
-    assert one(diags, "TS211").message == 'The root of an MCP outputSchema must be `"type": "object"`, found "array"'
+    message = one(diags, "TS211").message
+    assert message == 'The root of an MCP 2025-11-25 outputSchema must be `"type": "object"`, found "array"'
     assert one(diags, "TS214").text == '"dict"'
     # Since 2026-07-28 (the default) an outputSchema may be any JSON Schema; what is inside is still checked.
     diags = check(text)

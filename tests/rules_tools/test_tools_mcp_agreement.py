@@ -3,9 +3,9 @@
 The oracle is `jsonschema` with `../shared/specs/mcp/<version>/schema.json` (`Tool` under `definitions` or
 `$defs`). toolsense "rejects" a tool when any of its findings is an error, leaving out the checks of the JSON
 Schema *inside* `inputSchema`/`outputSchema` (meta-schema, type names, `$ref`s, `required`) and the
-`x-mcp-header` rules, which the official schema.json does not express. The tools are the corpus's MCP tools and
-a deterministic list of mutations of a few of them (every version's new and removed members, wrong types, nulls,
-extra keys, outputSchema shapes).
+`x-mcp-header` rules, which the official schema.json does not express. The tools are the corpus's MCP tools, a
+deterministic list of mutations of a few of them (every version's new and removed members, wrong types, nulls,
+extra keys, outputSchema shapes), and seeded random combinations of right and wrong members.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -190,3 +191,33 @@ def _mutated(mutation: Mutation) -> dict[str, Any]:
     tool = copy.deepcopy(_samples()[0])
     mutation(tool)
     return tool
+
+
+POOL: list[Any] = [
+    None, 1, 1.5, True, "s", "", [], {}, ["a"], {"type": "object"}, {"type": "array"}, {"properties": {}},
+    {"type": "object", "properties": {"a": True}},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+    {"src": "x"}, [{"src": "x"}], [{"src": 1}], [{"src": "x", "theme": "dark"}], [{"src": "x", "sizes": [1]}],
+    {"readOnlyHint": True}, {"readOnlyHint": "yes"}, {"title": "t", "openWorldHint": False}, {"x": 1},
+    {"taskSupport": "optional"}, {"taskSupport": "x"}, {"com.example/a": 1},
+]  # fmt: skip
+"""Values any member may get: right and wrong for each of them."""
+MEMBERS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution")
+
+
+@pytest.mark.parametrize("version", MCP_VERSIONS)
+def test_random_combinations_agree_with_the_official_schema(version: str) -> None:
+    """Seeded random tools: every member absent, right or wrong in every way of the pool, independently."""
+    rng = random.Random(version)
+    for _ in range(400):
+        tool: dict[str, Any] = {}
+        for key in (*MEMBERS, "_meta", "x_extra"):
+            roll = rng.random()
+            if key == "name" and roll < 0.9:
+                tool[key] = "n"
+            elif key == "inputSchema" and roll < 0.7:
+                tool[key] = {"type": "object"}
+            elif roll < 0.3:
+                tool[key] = copy.deepcopy(rng.choice(POOL))
+        ours = toolsense_rejects(tool, version)
+        assert oracle(version).is_valid(tool) != bool(ours), (tool, ours)

@@ -63,7 +63,7 @@ def test_a_schema_url_states_the_version() -> None:
     text = listing(mcp_tool(outputSchema={"type": "array"}), **{"$schema": url})
     d = one(check(text), "TS211")
     assert d.text == '"array"' and d.severity == "error"
-    assert d.message == 'The root of an MCP outputSchema must be `"type": "object"`, found "array"'
+    assert d.message == 'The root of an MCP 2025-11-25 outputSchema must be `"type": "object"`, found "array"'
 
 
 def test_the_latest_version_by_default_accepts_the_specs_array_output_schema() -> None:
@@ -77,7 +77,7 @@ def test_the_setting_chooses_the_version_when_the_file_does_not() -> None:
     text = spec_example("Tool__tool-with-array-output-schema")
     d = one(check(text, settings=Settings(mcp=McpSettings(protocol_version="2025-11-25"))), "TS211")
     assert d.range == span(text, '"array"')
-    assert d.message == 'The root of an MCP outputSchema must be `"type": "object"`, found "array"'
+    assert d.message == 'The root of an MCP 2025-11-25 outputSchema must be `"type": "object"`, found "array"'
 
 
 def test_an_unknown_stated_version_is_checked_as_the_latest_with_one_information() -> None:

@@ -22,6 +22,7 @@ export const SERVER_SETTING_KEYS = [
   'diagnostics.debounce_ms',
   'limits.max_file_mb',
   'description.max_length',
+  'mcp.protocol_version',
   'profiles',
   'severity',
   'models',

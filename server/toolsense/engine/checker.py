@@ -20,7 +20,7 @@ from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import CATALOG, UnitKind
 from .context import CheckContext, Fingerprint
-from .filefacts import file_facts
+from .filefacts import NO_FACTS, FileFacts, file_facts
 from .findings import MAX_RELATED, Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
 from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
@@ -104,6 +104,8 @@ class FileReport:
     split: Split
     checked_units: int = 0
     """How many units this check ran the rules on (the others reused cached findings)."""
+    facts: FileFacts = NO_FACTS
+    """What the file said about all its units (MCP version, sent as it is)."""
 
 
 def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | None:
@@ -184,15 +186,21 @@ def check_document(
     kind_hint: UnitKind | None,
     cache: UnitCache | None = None,
     related_resolver: RelatedResolver | None = None,
+    facts: FileFacts | None = None,
 ) -> FileReport:
-    """Check a document; with a cache, only the units an edit touched are read and checked again."""
+    """Check a document; with a cache, only the units an edit touched are read and checked again.
+
+    `facts` are the file's when the document is one unit cut out of it (the editor's keystroke fast path);
+    otherwise they are read from the document itself."""
     cache = cache if cache is not None else UnitCache()
     edits = document.edits_since(cache.seen_edits) if cache.document_serial == document.serial else None
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
     document.checked_edit_count = document.edit_count
     path = uri_path(ctx.uri or document.uri)
     file_split = split(document, kind_hint, forced_dialect(path, ctx.settings) if path else None)
-    ctx = dataclasses.replace(ctx, facts=file_facts(file_split.root if file_split.shape != "lines" else None))
+    if facts is None:
+        facts = file_facts(file_split.root if file_split.shape != "lines" else None)
+    ctx = dataclasses.replace(ctx, facts=facts)
     diagnostics: list[Diagnostic] = []
     if file_split.kind is None and kind_hint is None:
         # Not ours: nothing at all, except why a file a folder glob points at was not checked (and its syntax).
@@ -254,7 +262,7 @@ def check_document(
             batches.append(([placer.absolute(f) for f in file_findings], 0))
     diagnostics.extend(placer.diagnostics(batches, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
-    return FileReport(kind, diagnostics, units, [s.node for s in file_split.spans], file_split, checked)
+    return FileReport(kind, diagnostics, units, [s.node for s in file_split.spans], file_split, checked, facts)
 
 
 def _read_units(

@@ -160,7 +160,10 @@ def fast_check(server: ToolsenseServer, od: OpenDocument) -> bool:
     if position >= len(units) or units[position].origin != "file" or units[position].kind != kind:
         return False  # a unit its container explains (a request's, a map's, a record's): it is not checked alone
     dialect = index.dialects[position]
-    report = check_document(unit_document, server.context_for(od.uri), kind, UnitCache(), server.resolve_range)
+    # A unit below the root sees what the file says about it (its MCP version, a request body) as a full check does.
+    facts = od.report.facts if index.pointers[position] else None
+    context = server.context_for(od.uri)
+    report = check_document(unit_document, context, kind, UnitCache(), server.resolve_range, facts)
     if len(report.units) != 1 or report.units[0].dialect != dialect:
         return False  # e.g. a unit of no telling dialect, which takes the file's dominant one: full check
     unit = report.units[0]

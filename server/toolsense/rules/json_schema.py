@@ -170,7 +170,8 @@ def schema_targets(view: ToolView, mcp_version: str | None = None) -> list[Schem
         targets.append(SchemaTarget(view.schema, view.schema_pointer, "input schema", view.dialect))
     if view.dialect == "mcp" and "outputSchema" in view.value:
         any_root = mcp_version is not None and mcp_version >= "2026-07-28"
-        output = SchemaTarget(view.value["outputSchema"], ("outputSchema",), "outputSchema", "mcp", True, any_root)
+        label = f"MCP {mcp_version} outputSchema" if mcp_version is not None else "MCP outputSchema"
+        output = SchemaTarget(view.value["outputSchema"], ("outputSchema",), label, "mcp", True, any_root)
         targets.append(output)
     return targets
 
@@ -245,7 +246,7 @@ def _root(schema: dict[str, Any], base: Pointer, target: SchemaTarget) -> Iterat
     if target.any_root:
         return
     kinds = types_of(schema)
-    what = "an MCP outputSchema" if target.is_output else f"the {target.label}"
+    what = f"an {target.label}" if target.is_output else f"the {target.label}"
     if "type" not in schema:
         if "$ref" in schema or any(k in schema for k in ("anyOf", "oneOf", "allOf")):
             message = f'The root of {what} must be `"type": "object"` itself, not a reference or a union'
@@ -788,12 +789,15 @@ def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect:
         node = entry.node
         pointer = (*base, *entry.pointer)
         yield from _typed_members(node, pointer)
-        if not any(key in node for key in _ANNOTATED) or not _refs_are_local(node):
+        if not any(key in node for key in _ANNOTATED):
+            continue
+        refs = _local_refs(node)
+        if refs is None:
             continue
         own = {key: value for key, value in node.items() if key not in _ANNOTATED}
-        for key in ("$defs", "definitions", "$schema"):
+        for key in ("$defs", "definitions", "$schema") if refs else ("$schema",):
             if key in schema and key not in own:
-                own[key] = schema[key]
+                own[key] = schema[key]  # copied only when a $ref needs them: a large $defs costs per default
         checked: list[tuple[Pointer, Any, str]] = []
         if "default" in node:
             checked.append((("default",), node["default"], "The default"))
@@ -816,21 +820,25 @@ def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect:
                 )
 
 
-def _refs_are_local(node: Any) -> bool:
-    """Every `$ref` inside node points into the root's `$defs`/`definitions` (which are copied beside it)."""
+def _local_refs(node: Any) -> bool | None:
+    """Whether node uses `$ref`s, all into the root's `$defs`/`definitions` (copied beside it); None when one
+    points elsewhere (or a dynamic reference is used): then the value is not checked."""
+    found = False
     stack = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, dict):
             ref = current.get("$ref")
-            if ref is not None and not (isinstance(ref, str) and ref.startswith(_LOCAL_DEFS)):
-                return False
+            if ref is not None:
+                if not (isinstance(ref, str) and ref.startswith(_LOCAL_DEFS)):
+                    return None
+                found = True
             if "$dynamicRef" in current or "$recursiveRef" in current:
-                return False
+                return None
             stack.extend(current.values())
         elif isinstance(current, list):
             stack.extend(current)
-    return True
+    return found
 
 
 _CHECKER = Draft202012Validator.TYPE_CHECKER
