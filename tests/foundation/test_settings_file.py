@@ -38,7 +38,7 @@ def test_bad_keys_fall_back_to_defaults_and_the_rest_applies() -> None:
         "client: setting 'colour': unknown key (valid keys: files, diagnostics, limits, description, profiles, "
         "profile_limits, severity, models, enums, python_path, registry, samples, tool_call_tool, trusted)",
         "client: setting 'profiles': expected an array whose items are one of 'anthropic', 'anthropic-strict', "
-        "'openai', 'openai-strict', 'gemini', 'mcp' (found string: 'openai')",
+        "'openai', 'openai-strict', 'gemini', 'mcp', 'mcp-quality', 'mcp-security' (found string: 'openai')",
         "client: setting 'trusted': expected true or false (found string: 'yes')",
     ]
 
