@@ -85,12 +85,12 @@ async def test_completion_and_hover_in_a_server_entry(session: ConfigSession) ->
     )
     assert values is not None
     value_items = values.items if isinstance(values, types.CompletionList) else values
-    assert [i.label for i in value_items][:3] == ['"stdio"', '"http"', '"sse"']
+    assert [i.label for i in value_items] == ['"stdio"', '"http"', '"sse"']
     hover = await session.client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, character + 2))
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
-    assert hover.contents.value.startswith("**type** · `null | string` · optional")
+    assert hover.contents.value.startswith("**type** · `string` · optional")
     assert "Streamable HTTP" in hover.contents.value
 
 
