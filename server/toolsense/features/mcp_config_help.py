@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 from ..document.jsontree import Pointer
@@ -21,12 +22,10 @@ def config_site(query: CursorQuery, pointer: Pointer | None = None) -> Site | No
     dialect = unit.dialect if unit.dialect in CONFIG_MODELS else mcp_config_dialect(unit.value)
     model = CONFIG_MODELS[dialect]
     pointer = query.relative if pointer is None else pointer
-    return Site("envelope", _SCHEMAS.get(dialect) or _help_schema(dialect), pointer, (), model.__doc__ or "", model)
+    return Site("envelope", _help_schema(dialect), pointer, (), model.__doc__ or "", model)
 
 
-_SCHEMAS: dict[str, dict[str, Any]] = {}
-
-
+@functools.cache
 def _help_schema(dialect: str) -> dict[str, Any]:
     """The model's schema without the `null` branches of optional keys: the clients accept a key or its absence,
     so help offers a string, not `null`."""
@@ -44,7 +43,6 @@ def _help_schema(dialect: str) -> dict[str, Any]:
         return node
 
     schema: dict[str, Any] = strip(copy.deepcopy(model_schema(CONFIG_MODELS[dialect])))
-    _SCHEMAS[dialect] = schema
     return schema
 
 
