@@ -85,12 +85,12 @@ async def test_completion_and_hover_in_a_server_entry(session: ConfigSession) ->
     )
     assert values is not None
     value_items = values.items if isinstance(values, types.CompletionList) else values
-    assert [i.label for i in value_items][:3] == ['"stdio"', '"http"', '"sse"']
+    assert [i.label for i in value_items] == ['"stdio"', '"http"', '"sse"']
     hover = await session.client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, character + 2))
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
-    assert hover.contents.value.startswith("**type** · `null | string` · optional")
+    assert hover.contents.value.startswith("**type** · `string` · optional")
     assert "Streamable HTTP" in hover.contents.value
 
 
@@ -178,3 +178,29 @@ async def test_lens_on_every_configuration_format(session: ConfigSession, name: 
     (summary,) = await session.diagnostics(uri, lambda ds: any(d.code == "TS924" for d in ds))
     assert summary.severity == types.DiagnosticSeverity.Warning  # the banner on stdout
     assert "not JSON-RPC (first: 'Starting misbehave server v0.0.1 ...')" in summary.message
+
+
+async def test_typing_in_a_configuration_file_updates_its_diagnostics(session: ConfigSession) -> None:
+    await session.start()
+    text = '{\n  "mcpServers": {\n    "a": {"command": "npx", "args": ["-y", "pkg"]}\n  }\n}\n'
+    uri = session.open(".mcp.json", text)
+    assert await session.diagnostics(uri) == []
+    line, character = _at(text, '"pkg"', 1)
+    session.client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(2, uri),
+            [
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(types.Position(line, character - 1), types.Position(line, character + 4)),
+                    text="7",
+                )
+            ],
+        )
+    )
+
+    def typed(diagnostics: list[types.Diagnostic]) -> bool:
+        return any(d.code == "TS931" for d in diagnostics)
+
+    (wrong,) = await session.diagnostics(uri, typed)
+    assert wrong.message == "Expected string, received integer: 7"
+    assert (wrong.range.start.line, wrong.range.start.character) == (line, character - 1)

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import copy
+import functools
+from typing import Any
+
 from ..document.jsontree import Pointer
 from ..engine.units import mcp_config_dialect
 from ..mcp_live.config import CONFIG_MODELS
@@ -18,7 +22,28 @@ def config_site(query: CursorQuery, pointer: Pointer | None = None) -> Site | No
     dialect = unit.dialect if unit.dialect in CONFIG_MODELS else mcp_config_dialect(unit.value)
     model = CONFIG_MODELS[dialect]
     pointer = query.relative if pointer is None else pointer
-    return Site("envelope", model_schema(model), pointer, (), model.__doc__ or "MCP configuration", model)
+    return Site("envelope", _help_schema(dialect), pointer, (), model.__doc__ or "", model)
+
+
+@functools.cache
+def _help_schema(dialect: str) -> dict[str, Any]:
+    """The model's schema without the `null` branches of optional keys: the clients accept a key or its absence,
+    so help offers a string, not `null`."""
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            branches = node.get("anyOf")
+            if isinstance(branches, list) and {"type": "null"} in branches:
+                rest = [b for b in branches if b != {"type": "null"}]
+                merged = {k: v for k, v in node.items() if k not in ("anyOf", "default")}
+                node = {**rest[0], **merged} if len(rest) == 1 else {**merged, "anyOf": rest}
+            return {key: strip(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [strip(item) for item in node]
+        return node
+
+    schema: dict[str, Any] = strip(copy.deepcopy(model_schema(CONFIG_MODELS[dialect])))
+    return schema
 
 
 def config_completion(query: CursorQuery) -> list[CompletionCandidate] | None:

@@ -163,10 +163,14 @@ class _Tap:
     def __init__(self) -> None:
         self.last_result: dict[str, Any] | None = None
         self.garbage: list[str] = []
+        """The first few lines that were not JSON-RPC (a server may print them forever: bounded)."""
+        self.garbage_count = 0
 
     def see(self, item: Any) -> None:
         if isinstance(item, Exception):
-            self.garbage.append(_garbage_text(item))
+            self.garbage_count += 1
+            if len(self.garbage) < 3:
+                self.garbage.append(_garbage_text(item))
             return
         message = getattr(getattr(item, "message", None), "result", None)
         if isinstance(message, dict):
@@ -286,12 +290,12 @@ async def _session(
                 cursor = next_cursor
     finally:
         if tap.garbage:
-            first = tap.garbage[0]
+            first, count = tap.garbage[0], tap.garbage_count
             listing.notes.append(
                 LiveProblem(
                     "TS922",
-                    f"The server wrote {len(tap.garbage)} line{'s' if len(tap.garbage) != 1 else ''} to stdout that "
-                    f"{'are' if len(tap.garbage) != 1 else 'is'} not JSON-RPC (first: {_short(first)}); stdout "
+                    f"The server wrote {count} line{'s' if count != 1 else ''} to stdout that "
+                    f"{'are' if count != 1 else 'is'} not JSON-RPC (first: {_short(first)}); stdout "
                     "belongs to the protocol, log to stderr",
                 )
             )

@@ -96,7 +96,6 @@ class ClaudeConfig(BaseModel):
 
 
 CONFIG_MODELS: dict[str, type[BaseModel]] = {"vscode": VsCodeConfig, "claude": ClaudeConfig}
-ENTRY_MODELS: dict[str, type[_Entry]] = {"vscode": VsCodeServer, "claude": ClaudeServer}
 
 
 @dataclass(frozen=True)

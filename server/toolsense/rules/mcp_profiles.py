@@ -172,7 +172,9 @@ def naming_style(name: str) -> str | None:
     return "mixed"
 
 
-_PAGINATION = {"page", "next", "continuation", "cursor", "max", "count", "limit", "num", "total", "min", "budget"}
+_PAGINATION = frozenset(
+    {"page", "next", "continuation", "cursor", "max", "count", "limit", "num", "total", "min", "budget"}
+)
 
 
 def is_secret(name: str) -> bool:
@@ -341,8 +343,10 @@ def _promises_structure(description: str) -> bool:
     return _STRUCTURE.search(description) is not None
 
 
-_DESTRUCTIVE = {"delete", "remove", "drop", "destroy", "purge", "erase", "wipe", "truncate", "kill", "terminate"}
-_READING = {"get", "list", "search", "read", "fetch", "find", "describe", "show", "view", "lookup"}
+_DESTRUCTIVE = frozenset(
+    {"delete", "remove", "drop", "destroy", "purge", "erase", "wipe", "truncate", "kill", "terminate"}
+)
+_READING = frozenset({"get", "list", "search", "read", "fetch", "find", "describe", "show", "view", "lookup"})
 
 
 def _annotations(view: ToolView) -> Iterator[Finding]:
