@@ -1,8 +1,48 @@
 #!/usr/bin/env bash
 # Installs everything the tests need (skipping what is already there) and runs every test:
 # ruff, mypy --strict, pytest (unit, golden, LSP end-to-end, Neovim, real VS Code via code-server).
+#
+#   scripts/test.sh [pytest args]      the full run (what CI runs)
+#   scripts/test.sh --stress N [args]  the LSP and hardening tests N times in a row while busy processes load
+#                                      every core: a test that passes only on an idle machine fails here
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [[ "${1:-}" == "--stress" ]]; then
+  rounds="${2:?usage: scripts/test.sh --stress N [pytest args]}"
+  shift 2
+  [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "--stress needs a positive count, got '$rounds'" >&2; exit 2; }
+  stress_tests=(
+    tests/lsp
+    tests/hardening
+    tests/rules_automation/test_lsp_automation.py
+    tests/fixes/test_fix_lsp.py
+    tests/rules_tools/test_tools_lsp.py
+  )
+  load_pids=()
+  stop_load() {
+    for pid in "${load_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${load_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  }
+  trap stop_load EXIT INT TERM
+  cores=$(nproc)
+  for _ in $(seq "$cores"); do
+    python3 -c 'while True: pass' &
+    load_pids+=("$!")
+  done
+  echo "stress: $rounds round(s) of ${stress_tests[*]} with $cores busy process(es) loading every core"
+  for round in $(seq "$rounds"); do
+    started=$SECONDS
+    if ! python3 -m pytest -q -p no:cacheprovider "${stress_tests[@]}" "$@"; then
+      echo "stress: round $round of $rounds FAILED after $((SECONDS - started)) s" >&2
+      exit 1
+    fi
+    echo "stress: round $round of $rounds passed in $((SECONDS - started)) s"
+  done
+  echo "stress: all $rounds round(s) passed"
+  exit 0
+fi
+
 export TOOLSENSE_REQUIRE_E2E="${TOOLSENSE_REQUIRE_E2E:-1}"
 
 python3 -m pip install --quiet -e '.[dev]'
