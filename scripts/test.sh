@@ -12,12 +12,14 @@ if [[ "${1:-}" == "--stress" ]]; then
   rounds="${2:?usage: scripts/test.sh --stress N [pytest args]}"
   shift 2
   [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "--stress needs a positive count, got '$rounds'" >&2; exit 2; }
+  # tests/lsp last: its test modules import its conftest by name, and pytest loads the conftest of every
+  # path given before collecting (the last one loaded wins the name).
   stress_tests=(
-    tests/lsp
     tests/hardening
     tests/rules_automation/test_lsp_automation.py
     tests/fixes/test_fix_lsp.py
     tests/rules_tools/test_tools_lsp.py
+    tests/lsp
   )
   load_pids=()
   stop_load() {
