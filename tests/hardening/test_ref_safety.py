@@ -203,3 +203,78 @@ def test_server_bounds_wide_and_cyclic_schemas(tmp_path: Path) -> None:
         assert server.process.poll() is None
     finally:
         server.close()
+
+
+_SELF_REFERENCES = {
+    "not_self": {"type": "object", "properties": {"x": {"not": {"$ref": "#/properties/x"}}}},
+    "any_of_self": {"type": "object", "properties": {"x": {"anyOf": [{"$ref": "#/properties/x"}]}}},
+    "all_of_root": {"type": "object", "allOf": [{"$ref": "#"}]},
+    "items_self": {"type": "object", "properties": {"x": {"items": {"$ref": "#/properties/x/items"}}}},
+}
+
+
+def _summary(diagnostics: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return sorted(
+        (d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"], d["message"]) for d in diagnostics
+    )
+
+
+@pytest.mark.timeout(SERVER_BOUND_S + CLI_BOUND_S)
+def test_self_referencing_schemas_give_the_same_findings_in_the_server_and_the_cli(tmp_path: Path) -> None:
+    """A `$ref` cycle that never moves into the value (`not` → `$ref` → itself) is cut short after a fixed
+    nesting budget, the same in the CLI and in the server (whose stack is deeper): never TS006 for the unit,
+    never a Rust panic on stderr."""
+    examples = [{"x": {"x": {"x": 1}}}, {}, {"x": [1, [2, [3]]]}]
+    tools = [tool(name, schema, examples) for name, schema in _SELF_REFERENCES.items()]
+    path = write_json(tmp_path / "tools" / "self.tools.json", tools)
+    done = run_cli(["check", "--format", "json", "."], tmp_path, timeout=CLI_BOUND_S)
+    assert done.returncode in (0, 1), done.stderr
+    assert "panicked" not in done.stderr and "RecursionError" not in done.stderr, done.stderr[-2000:]
+    cli = json.loads(done.stdout)
+    codes = {d["code"] for d in cli}
+    assert "TS006" not in codes and "TS900" not in codes, cli
+    cut = [d for d in cli if d["code"] == "TS236"]
+    assert any("input example 1 was cut short: the schema or the value nests too deeply" in d["message"] for d in cut)
+
+    server = ServerProcess(tmp_path, log_level="INFO")
+    try:
+        server.initialize(tmp_path, {"diagnostics": {"debounce_ms": 0}})
+        uri = server.open(path, path.read_text(encoding="utf-8"))
+        published = server.wait_diagnostics(uri, SERVER_BOUND_S, lambda p: p.get("version") == 1)
+        assert _summary(published["diagnostics"]) == _summary(cli)
+        server.settle()
+        assert "panicked" not in server.stderr_text(), server.stderr_text()[-2000:]
+        assert server.process.poll() is None
+    finally:
+        server.close()
+
+
+def test_a_self_reference_is_cut_short_the_same_however_deep_the_callers_stack(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """Whether the language server's deeper stack met Python's recursion limit in our code (TS236, cut short) or
+    inside the Rust `referencing` internals (a panic: TS006 for the whole unit) depended on the caller's depth.
+    A fixed nesting budget with room guaranteed makes it the same at every depth."""
+    import toolsense.rules  # noqa: F401  (registers every rule family)
+    from toolsense.document.document import Document
+    from toolsense.engine.checker import UnitCache, check_document
+    from toolsense.engine.context import CheckContext, ToolRegistry
+    from toolsense.settings import Settings
+
+    def findings(description: str) -> list[tuple[str, str]]:
+        value = tool("not_self", _SELF_REFERENCES["not_self"], [{"x": {"x": {"x": 1}}}, {}])
+        value["description"] = description  # a new unit each time: nothing is reused from an earlier check
+        document = Document.from_text("file:///w/self.tools.json", json.dumps([value], indent=1))
+        ctx = CheckContext(Settings(), ToolRegistry(), document.uri)
+        report = check_document(document, ctx, "tool", UnitCache())
+        return sorted((d.code, d.message.replace(description, "")) for d in report.diagnostics)
+
+    def at_depth(frames: int, description: str) -> list[tuple[str, str]]:
+        return at_depth(frames - 1, description) if frames > 0 else findings(description)
+
+    expected = findings("A tool that refers to itself, checked at the top of the stack.")
+    assert "TS236" in {code for code, _ in expected} and "TS006" not in {code for code, _ in expected}
+    for frames in range(0, 900, 9):
+        got = at_depth(frames, f"A tool that refers to itself, checked {frames} frames deep.")
+        assert got == expected, frames
+    assert "panicked" not in capfd.readouterr().err

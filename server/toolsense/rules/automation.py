@@ -24,7 +24,7 @@ from ..engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember
 from ..engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
 from ..engine.units import Unit
 from .automation_scope import AutomationView, Env, similar
-from .instances import build_validator, safe_search
+from .instances import build_validator, safe_search, with_stack_room
 from .structure import json_type_name, placeholder_for, short_repr, snippet_for
 from .template_syntax import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
 from .templates import template_type_finding
@@ -362,8 +362,8 @@ def _value_findings(
     """The literal parameter values against the whole input schema, in one validation ($refs resolve)."""
     try:
         validator = build_validator(schema, dialect)
-        errors = list(validator.iter_errors(literal))
-    except Exception:  # a broken or remote schema: the tool-definition rules report it
+        errors = with_stack_room(lambda: list(validator.iter_errors(literal)))
+    except Exception:  # a broken or remote schema, or one nesting too deeply: the tool-definition rules report it
         return
     for error in errors:
         if not error.absolute_path:

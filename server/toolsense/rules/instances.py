@@ -16,10 +16,12 @@ import functools
 import importlib
 import json
 import re
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import jsonschema_specifications  # type: ignore[import-untyped]
 from jsonschema import Draft7Validator, Draft202012Validator
@@ -41,6 +43,8 @@ _TYPE_ERROR_FOR = {
     "array": "list_type",
     "null": "none_required",
 }
+
+T = TypeVar("T")
 
 _CUT_SHORT: ContextVar[list[str] | None] = ContextVar("toolsense_cut_short", default=None)
 _REGEX_BUDGET_MS: ContextVar[int] = ContextVar("toolsense_regex_budget", default=200)
@@ -187,13 +191,71 @@ def _additional_properties(validator: Any, extra: Any, instance: Any, schema: An
         yield ValidationError(f"Additional properties are not allowed ({', '.join(map(repr, extras))} unexpected)")
 
 
+MAX_NESTING = 150
+"""The deepest a validation nests subschema applications (`$ref`, `not`, `properties`…; ~4 Python frames
+each). A fixed budget, reached well before Python's recursion limit wherever the validation starts: a `$ref`
+cycle that never moves into the value (`{"not": {"$ref": "#/properties/x"}}`) then stops the same way in the
+CLI and in the language server, whose stack is deeper — never inside the Rust `referencing` internals, where a
+RecursionError becomes a panic printed to stderr."""
+
+_APPLICATORS = frozenset(
+    {
+        "$ref", "$dynamicRef", "$recursiveRef", "not", "allOf", "anyOf", "oneOf", "if", "then", "else",
+        "properties", "patternProperties", "additionalProperties", "items", "prefixItems", "additionalItems",
+        "contains", "dependentSchemas", "dependencies", "propertyNames", "unevaluatedItems",
+        "unevaluatedProperties", "extends",
+    }
+)  # fmt: skip
+
+_NESTING: ContextVar[list[int] | None] = ContextVar("toolsense_nesting", default=None)
+
+
+class NestingTooDeep(RecursionError):
+    """A validation nested deeper than `MAX_NESTING` (a RecursionError: callers treat both alike)."""
+
+
+def _nested(keyword: Callable[..., Any]) -> Callable[..., Iterator[ValidationError]]:
+    """A keyword that counts how deeply applications nest while it runs (its errors are produced lazily, so
+    the count is held around each step, not around the call)."""
+
+    @functools.wraps(keyword)
+    def counted(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+        depth = _NESTING.get()
+        if depth is None:
+            depth = [0]
+            _NESTING.set(depth)
+        depth[0] += 1
+        try:
+            if depth[0] > MAX_NESTING:
+                raise NestingTooDeep(f"subschemas nest more than {MAX_NESTING} deep")
+            errors = iter(keyword(validator, value, instance, schema) or ())
+        finally:
+            depth[0] -= 1
+        while True:
+            depth[0] += 1
+            try:
+                if depth[0] > MAX_NESTING:
+                    raise NestingTooDeep(f"subschemas nest more than {MAX_NESTING} deep")
+                error = next(errors, None)
+            finally:
+                depth[0] -= 1
+            if error is None:
+                return
+            yield error
+
+    return counted
+
+
 @functools.lru_cache(maxsize=16)
 def _guarded_class(cls: type[Validator]) -> type[Validator]:
-    """The dialect's validator with every regex use under the time budget: `pattern`, `patternProperties` and
-    the pattern matching inside `additionalProperties`."""
-    keywords = {"pattern": _pattern, "patternProperties": _pattern_properties}
+    """The dialect's validator with every regex use under the time budget (`pattern`, `patternProperties` and
+    the pattern matching inside `additionalProperties`) and subschema nesting bounded (`MAX_NESTING`)."""
+    keywords: dict[str, Callable[..., Any]] = {"pattern": _pattern, "patternProperties": _pattern_properties}
     if "additionalProperties" in cls.VALIDATORS:
         keywords["additionalProperties"] = _additional_properties
+    for name, keyword in cls.VALIDATORS.items():
+        if name in _APPLICATORS:
+            keywords[name] = _nested(keywords.get(name) or keyword)
     guarded: type[Validator] = extend(cls, keywords)  # type: ignore[no-untyped-call]
     return guarded
 
@@ -218,8 +280,52 @@ class InstanceResult:
     cut_short: list[str]
 
 
+_FRAMES_PER_NESTING = 5
+_STACK_NEEDED = MAX_NESTING * _FRAMES_PER_NESTING + 200
+"""Python frames a validation may use: its nesting budget, and what the rest of it calls."""
+
+
 def instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budget_ms: int = 200) -> InstanceResult:
-    """All the ways `instance` breaks `schema`, as pydantic-style issues; plus why the check stopped early."""
+    """All the ways `instance` breaks `schema`, as pydantic-style issues; plus why the check stopped early.
+
+    The validation gets the same stack wherever it is asked for: when the caller's stack is too deep to leave
+    room for `MAX_NESTING` (a language server's is deeper than the CLI's), it runs on a fresh thread, so both
+    give the same findings."""
+    return with_stack_room(lambda: _instance_issues(schema, dialect, instance, regex_budget_ms))
+
+
+def with_stack_room(work: Callable[[], T]) -> T:
+    """`work()` here when the stack leaves room for a validation (`_STACK_NEEDED` frames), else on a fresh
+    thread: a validation behaves the same however deep its caller's stack is."""
+    if _stack_depth() + _STACK_NEEDED <= sys.getrecursionlimit():
+        return work()
+    results: list[T] = []
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(work())
+        except BaseException as error:  # handed to the caller, as if it had run here
+            failures.append(error)
+
+    worker = threading.Thread(target=run, name="toolsense-validate", daemon=True)
+    worker.start()
+    worker.join()
+    if failures:
+        raise failures[0]
+    return results[0]
+
+
+def _stack_depth() -> int:
+    depth = 0
+    frame: Any = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
+
+
+def _instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budget_ms: int) -> InstanceResult:
     notes: list[str] = []
     if not isinstance(schema, (dict, bool)):
         return InstanceResult([], ["the schema is not a JSON Schema object"])
