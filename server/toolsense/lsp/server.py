@@ -339,9 +339,7 @@ class ToolsenseServer(LanguageServer):
                     for edit in edits:
                         od.index.shift(edit)
                 if od.fast_ok and moved is not None:
-                    od.diagnostics = incremental.shift(
-                        od.diagnostics, od.uri, moved[0], change.text, self.encoding, *moved[1:]
-                    )
+                    od.moving.shift(moved[0], change.text, self.encoding, *moved[1:])
                 for edit in edits:
                     od.touched = _touch(od.touched, edit)
             else:
