@@ -152,3 +152,23 @@ def test_the_fast_path_answers_the_line_break_joins() -> None:
     text = _text([["\r \n", "\r", "\n"], ["\n", "\n", "\n"], ["\n", " ", "\n"]])
     steps = [("delete-between", 0.0, ""), ("lf-after-cr", 0.0, ""), ("cr-before-lf", 0.5, ""), ("insert", 0.3, "\r")]
     assert _run(text, steps) == len(steps)
+
+
+def test_edits_move_diagnostics_without_rebuilding_them_until_read() -> None:
+    """A keystroke costs the same whatever the number of diagnostics: edits move arrays of positions, and the
+    objects are rebuilt once when read — only those the edits moved (the others are the same objects)."""
+    from toolsense.lsp.incremental import MovingDiagnostics
+
+    def at(line: int) -> types.Diagnostic:
+        return types.Diagnostic(types.Range(types.Position(line, 2), types.Position(line, 9)), f"d{line}", code="X")
+
+    diagnostics = [at(line) for line in range(20_000)]
+    moving = MovingDiagnostics(diagnostics, URI)
+    for _ in range(100):  # a burst of keystrokes on line 15,000: a line break typed, then removed, 50 times
+        moving.shift(types.Range(types.Position(15_000, 0), types.Position(15_000, 0)), "\n", "utf-16")
+        moving.shift(types.Range(types.Position(15_000, 0), types.Position(15_001, 0)), "", "utf-16")
+    moving.shift(types.Range(types.Position(15_000, 0), types.Position(15_000, 0)), "\r\n", "utf-16")
+    current = moving.current()
+    assert all(a is b for a, b in zip(current[:15_000], diagnostics[:15_000], strict=True))
+    assert [d.range.start.line for d in current[15_000:]] == list(range(15_001, 20_001))
+    assert moving.current() is current  # read again: nothing rebuilt
