@@ -50,7 +50,7 @@ class DiagnosticsSettings(_Section):
 
 class LimitsSettings(_Section):
     max_file_mb: float = Field(
-        default=32.0,
+        default=10.0,
         gt=0,
         description="Files larger than this are not checked live (the CLI still checks them).",
     )

@@ -144,3 +144,23 @@ def test_the_server_ends_soon_after_the_client_leaves_mid_check(tmp_path: Path) 
         assert time.monotonic() - left < EXIT_BOUND_S
     finally:
         server.close()
+
+
+@pytest.mark.timeout(BOUND_S * 2)
+def test_a_utf8_position_inside_a_character_does_not_split_it(tmp_path: Path) -> None:
+    """A client that negotiated UTF-8 positions points into the middle of `é`: the edit lands after the character
+    (the text stays valid and the client's), so the tool's name reads as the client has it."""
+    (tmp_path / "tools").mkdir()
+    server = ServerProcess(tmp_path, log_level="WARNING")
+    try:
+        capabilities = {"general": {"positionEncodings": ["utf-8"]}, "textDocument": {}}
+        result = server.initialize(tmp_path, {"diagnostics": {"debounce_ms": 0}}, capabilities)
+        assert result["capabilities"]["positionEncoding"] == "utf-8"
+        text = '{"name": "gét_weather", "description": "d", "input_schema": {"type": "object"}}'
+        uri = server.open(tmp_path / "tools" / "utf8.tools.json", text)
+        middle = {"line": 0, "character": text.encode().index("é".encode()) + 1}
+        server.change(uri, 2, [{"range": {"start": middle, "end": middle}, "text": "x"}])
+        symbols = server.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}}, BOUND_S)
+        assert "géxt_weather" in json.dumps(symbols, ensure_ascii=False)
+    finally:
+        server.close()

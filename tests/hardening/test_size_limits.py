@@ -36,7 +36,8 @@ def test_server_declines_a_50mb_file_with_a_clear_diagnostic(tmp_path: Path) -> 
         published = server.wait_diagnostics(uri, SERVER_BOUND_S, lambda p: p.get("version") == 1)
         assert [d.get("code") for d in published["diagnostics"]] == ["TS003"], published
         message = published["diagnostics"][0]["message"]
-        assert "too large for live checking" in message and "50." in message and "32.0 MB" in message, message
+        assert "too large for live checking" in message and "50." in message and "10.0 MB limit" in message, message
+        assert "limits.max_file_mb" in message and "toolsense check" in message
         # Requests on it are answered (empty), and an edit is applied without checking.
         server.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": _pos(5, 10)}, 60)
         server.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": _pos(5, 10)}, 60)

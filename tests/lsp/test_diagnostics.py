@@ -194,7 +194,10 @@ async def test_file_too_large_gets_one_diagnostic_and_no_parsing(session: Sessio
     assert only.code == "TS003"
     assert only.severity == types.DiagnosticSeverity.Warning
     assert only.range == types.Range(types.Position(0, 0), types.Position(0, 0))
-    assert only.message == "File too large for live checking (0.0 MB > 0.0 MB limit)"
+    assert only.message == (
+        "File too large for live checking (0.0 MB > 0.0 MB limit, setting limits.max_file_mb); "
+        "`toolsense check` still checks it"
+    )
     assert await session.completion(uri, *find(WEATHER_TOOLS, '"kelvin"', 1)) == []
     # Shrinking it below the limit brings live checking back.
     version = session.change(uri, (None, "[]"))

@@ -77,6 +77,7 @@ class Document:
     """`edit_count` at the last `check_document` of this document."""
     _tree: Tree = field(init=False, repr=False)
     _needs_fresh_parse: bool = field(default=False, init=False, repr=False)
+    _needs_reparse: bool = field(default=False, init=False, repr=False)
     _edit_log: list[ByteEdit] = field(default_factory=list, init=False, repr=False)
     _lone_cr: int = field(default=0, init=False, repr=False)
 
@@ -94,6 +95,8 @@ class Document:
 
     @property
     def tree(self) -> Tree:
+        if self._needs_reparse:
+            self.reparse()
         if self._needs_fresh_parse:
             self._needs_fresh_parse = False
             if len(self.data) <= self.fresh_parse_limit:
@@ -162,6 +165,7 @@ class Document:
 
     def reparse(self) -> None:
         """Incremental re-parse after edits; a broken result is re-parsed fresh when the tree is next read."""
+        self._needs_reparse = False
         self._tree = self.parser.parse(bytes(self.data), self._tree)
         self._needs_fresh_parse = self._tree.root_node.has_error
 
@@ -174,13 +178,14 @@ class Document:
             self.lines = LineTable(self.data)
             self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
             self._tree = self.parser.parse(bytes(self.data))
-            self._needs_fresh_parse = False
+            self._needs_fresh_parse = self._needs_reparse = False
             self._log(ByteEdit(0, old_length, len(encoded)))
             return
         start = self.offset_at(range_.start)
         end = max(self.offset_at(range_.end), start)
         self.replace_bytes(start, end, encoded)
-        self.reparse()
+        # Parsed when the tree is next read: a burst of keystrokes on a large file is parsed once, not per edit.
+        self._needs_reparse = True
 
     def offset_at(self, position: Position) -> int:
         return self.lines.offset_at(self.data, position, self.encoding)

@@ -56,6 +56,13 @@ class FileTooLarge(OSError):
         self.size = size
 
 
+def too_large_message(size: int, limit: int) -> str:
+    return (
+        f"File too large for live checking ({size / 1e6:.1f} MB > {limit / 1e6:.1f} MB limit, setting "
+        "limits.max_file_mb); `toolsense check` still checks it"
+    )
+
+
 def read_regular_file(path: Path, max_bytes: int | None = None) -> bytes:
     """The bytes of a regular file. Anything else raises `NotARegularFile` without blocking: the open is
     non-blocking (a FIFO without a writer would hang a plain open) and the type is checked again on the open
@@ -99,7 +106,7 @@ def load_file(path: Path, max_bytes: int | None = None) -> LoadedFile:
         data = read_regular_file(path, max_bytes)
     except FileTooLarge as error:
         size, limit = error.size, max_bytes or 0
-        message = f"File too large for live checking ({size / 1e6:.1f} MB > {limit / 1e6:.1f} MB limit)"
+        message = too_large_message(size, limit)
         return LoadedFile(path, uri, None, _file_diagnostic("TS003", message, Severity.WARNING))
     except OSError as error:
         return LoadedFile(path, uri, None, _file_diagnostic("TS002", f"Cannot read file: {error.strerror}"))

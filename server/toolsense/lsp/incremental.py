@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 from lsprotocol import types
 
 from ..document.document import Document
@@ -68,62 +70,147 @@ def _line_breaks(text: str) -> list[int]:
     return breaks
 
 
-def _moved(
-    position: types.Position, start: types.Position, end: types.Position, lines: int, tail: int
-) -> types.Position:
-    """Where a position goes when [start, end) is replaced by text of `lines` line breaks whose last line is
-    `tail` units long (the whole text, when it has no line break)."""
-    if (position.line, position.character) <= (start.line, start.character):
-        return position
-    if (position.line, position.character) < (end.line, end.character):
-        return start  # inside the replaced text: to its start
-    if position.line == end.line:
-        character = (tail if lines else start.character + tail) + position.character - end.character
-        return types.Position(start.line + lines, character)
-    return types.Position(position.line + lines - (end.line - start.line), position.character)
+class MovingDiagnostics:
+    """A document's diagnostics, kept in step with its edits between checks.
 
-
-def shift(
-    diagnostics: list[types.Diagnostic],
-    uri: str,
-    edit: types.Range,
-    text: str,
-    encoding: PositionEncoding,
-    before: bytes = b"",
-    after: bytes = b"",
-) -> list[types.Diagnostic]:
-    """The diagnostics of a document after one incremental change, positions moved with the text.
-
-    `before` and `after` are the bytes just before and just after the replaced range (in the text before the
-    edit): a `\r` and a `\n` that the edit brings together count as one line break, not two.
+    Every position (ranges and same-document related locations) lives in two numpy arrays; an edit moves them
+    all in a few vectorised steps, whatever their number, and the `Diagnostic` objects are rebuilt only when
+    read (`current()`), once for a burst of edits, and only those that moved. A file with 60,000 diagnostics
+    thus costs each keystroke a millisecond instead of seconds of object copies.
     """
-    start, end = edit.start, edit.end
-    if after == b"\n" and (text.endswith("\r") or (not text and before == b"\r")):
-        # The inserted (or, after a deletion, the preceding) \r and the \n after the range become one CRLF:
-        # the same lines as when that \n was replaced too.
-        end = types.Position(end.line + 1, 0)
-    if text.startswith("\n") and before == b"\r":
-        # A lone \r and the inserted \n become one CRLF: that \n adds no line.
-        text = text[1:]
-    breaks = _line_breaks(text)
-    lines = len(breaks)
-    tail = _units(text[breaks[-1] :] if breaks else text, encoding)
 
-    def move(range_: types.Range) -> types.Range:
-        return types.Range(_moved(range_.start, start, end, lines, tail), _moved(range_.end, start, end, lines, tail))
+    def __init__(self, diagnostics: list[types.Diagnostic], uri: str) -> None:
+        self._diagnostics = diagnostics
+        self._uri = uri
+        self._lines: npt.NDArray[np.int64] | None = None
+        self._chars: npt.NDArray[np.int64] | None = None
+        self._moved = False
 
-    moved = []
-    for diagnostic in diagnostics:
-        related = diagnostic.related_information
-        if related:
-            related = [
-                attrs.evolve(r, location=types.Location(r.location.uri, move(r.location.range)))
-                if r.location.uri == uri
-                else r
-                for r in related
-            ]
-        moved.append(attrs.evolve(diagnostic, range=move(diagnostic.range), related_information=related))
-    return moved
+    def current(self) -> list[types.Diagnostic]:
+        if self._moved:
+            self._diagnostics = self._rebuild()
+            self._moved = False
+        return self._diagnostics
+
+    def _positions(self) -> list[types.Position]:
+        """Every position, in a fixed order: each diagnostic's range, then its related locations in this file."""
+        out: list[types.Position] = []
+        uri = self._uri
+        for diagnostic in self._diagnostics:
+            out += (diagnostic.range.start, diagnostic.range.end)
+            for related in diagnostic.related_information or ():
+                if related.location.uri == uri:
+                    out += (related.location.range.start, related.location.range.end)
+        return out
+
+    def shift(
+        self,
+        edit: types.Range,
+        text: str,
+        encoding: PositionEncoding,
+        before: bytes = b"",
+        after: bytes = b"",
+    ) -> None:
+        """Move every position for one incremental change.
+
+        `before` and `after` are the bytes just before and just after the replaced range (in the text before the
+        edit): a `\r` and a `\n` that the edit brings together count as one line break, not two.
+        """
+        if not self._diagnostics:
+            return
+        if self._lines is None or self._chars is None:
+            positions = self._positions()
+            self._lines = np.fromiter((p.line for p in positions), dtype=np.int64, count=len(positions))
+            self._chars = np.fromiter((p.character for p in positions), dtype=np.int64, count=len(positions))
+        start_line, start_char = edit.start.line, edit.start.character
+        end_line, end_char = edit.end.line, edit.end.character
+        if after == b"\n" and (text.endswith("\r") or (not text and before == b"\r")):
+            # The inserted (or, after a deletion, the preceding) \r and the \n after the range become one CRLF:
+            # the same lines as when that \n was replaced too.
+            end_line, end_char = end_line + 1, 0
+        if text.startswith("\n") and before == b"\r":
+            # A lone \r and the inserted \n become one CRLF: that \n adds no line.
+            text = text[1:]
+        breaks = _line_breaks(text)
+        added = len(breaks)
+        tail = _units(text[breaks[-1] :] if breaks else text, encoding)
+        lines, chars = self._lines, self._chars
+        after_start = (lines > start_line) | ((lines == start_line) & (chars > start_char))
+        before_end = (lines < end_line) | ((lines == end_line) & (chars < end_char))
+        inside = after_start & before_end
+        on_end_line = after_start & ~before_end & (lines == end_line)
+        below = after_start & ~before_end & (lines > end_line)
+        if not (inside.any() or on_end_line.any() or below.any()):
+            return
+        first_char = tail if added else start_char + tail
+        new_lines = np.where(inside, start_line, lines)
+        new_lines = np.where(on_end_line, start_line + added, new_lines)
+        new_lines = np.where(below, lines + added - (end_line - start_line), new_lines)
+        new_chars = np.where(inside, start_char, chars)
+        new_chars = np.where(on_end_line, first_char + chars - end_char, new_chars)
+        self._lines, self._chars = new_lines, new_chars
+        self._moved = True
+
+    def _rebuild(self) -> list[types.Diagnostic]:
+        """Diagnostic objects for the moved positions (the unmoved ones are reused as they are)."""
+        assert self._lines is not None and self._chars is not None
+        lines, chars = self._lines.tolist(), self._chars.tolist()
+        uri = self._uri
+        out: list[types.Diagnostic] = []
+        at = 0
+
+        def range_at(old: types.Range) -> types.Range:
+            nonlocal at
+            a_line, a_char, b_line, b_char = lines[at], chars[at], lines[at + 1], chars[at + 1]
+            at += 2
+            if (a_line, a_char, b_line, b_char) == (
+                old.start.line,
+                old.start.character,
+                old.end.line,
+                old.end.character,
+            ):
+                return old
+            return types.Range(_position(a_line, a_char), _position(b_line, b_char))
+
+        for diagnostic in self._diagnostics:
+            range_ = range_at(diagnostic.range)
+            related = diagnostic.related_information
+            new_related = related
+            if related:
+                new_related = []
+                for item in related:
+                    if item.location.uri == uri:
+                        moved_range = range_at(item.location.range)
+                        if moved_range is not item.location.range:
+                            item = _replace(item, location=types.Location(uri, moved_range))
+                    new_related.append(item)
+                if all(a is b for a, b in zip(new_related, related, strict=True)):
+                    new_related = related
+            if range_ is diagnostic.range and new_related is related:
+                out.append(diagnostic)
+            else:
+                out.append(_replace(diagnostic, range=range_, related_information=new_related))
+        return out
+
+
+def _position(line: int, character: int) -> types.Position:
+    """A Position without attrs' validators (non-negative by construction: they are moved valid positions)."""
+    position = object.__new__(types.Position)
+    object.__setattr__(position, "line", line)
+    object.__setattr__(position, "character", character)
+    return position
+
+
+_T = TypeVar("_T")
+
+
+def _replace(value: _T, **changes: Any) -> _T:
+    """A shallow copy of an lsprotocol object with some fields replaced, without re-running its validators
+    (`attrs.evolve` does, and costs ~50x more: a keystroke may move tens of thousands of diagnostics)."""
+    copy = object.__new__(type(value))
+    for field in type(value).__attrs_attrs__:  # type: ignore[attr-defined]
+        object.__setattr__(copy, field.name, changes.get(field.name, getattr(value, field.name)))
+    return copy
 
 
 def fast_check(server: ToolsenseServer, od: OpenDocument) -> bool:
@@ -226,4 +313,4 @@ def _feed_unit(server: ToolsenseServer, od: OpenDocument, position: int, unit: U
         server.dependents_changed(origin=od.uri)
 
 
-__all__ = ["SETTLE_MS", "fast_check", "shift"]
+__all__ = ["SETTLE_MS", "MovingDiagnostics", "fast_check"]

@@ -54,7 +54,7 @@ from ..engine.context import CheckContext, Fingerprint, ToolRegistry
 from ..engine.findings import Severity, Target
 from ..engine.placement import place
 from ..engine.units import kind_from_path, root_value
-from ..engine.workspace import path_to_uri, read_regular_file, tool_infos, uri_to_path
+from ..engine.workspace import path_to_uri, read_regular_file, too_large_message, tool_infos, uri_to_path
 from ..features.providers import CursorQuery
 from ..features.query import UnitIndex, build_hover_query, build_query, index_for
 from ..settings import Settings, SettingsProblem
@@ -352,9 +352,7 @@ class ToolsenseServer(LanguageServer):
                     for edit in edits:
                         od.index.shift(edit)
                 if od.fast_ok and moved is not None:
-                    od.diagnostics = incremental.shift(
-                        od.diagnostics, od.uri, moved[0], change.text, self.encoding, *moved[1:]
-                    )
+                    od.moving.shift(moved[0], change.text, self.encoding, *moved[1:])
                 for edit in edits:
                     od.touched = _touch(od.touched, edit)
             else:
@@ -555,7 +553,7 @@ class ToolsenseServer(LanguageServer):
     def _too_large(self, od: OpenDocument) -> types.Diagnostic:
         size = len(od.data)
         limit = self.max_bytes()
-        message = f"File too large for live checking ({size / 1e6:.1f} MB > {limit / 1e6:.1f} MB limit)"
+        message = too_large_message(size, limit)
         diagnostic = Diagnostic(Range(Position(0, 0), Position(0, 0)), Severity.WARNING, "TS003", message)
         return to_lsp_diagnostic(diagnostic, False)
 

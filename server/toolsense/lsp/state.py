@@ -14,6 +14,7 @@ from ..engine.catalog import UnitKind
 from ..engine.checker import FileReport, UnitCache
 from ..engine.context import ToolInfo
 from ..features.query import UnitIndex
+from .incremental import MovingDiagnostics
 
 
 class RawText:
@@ -70,7 +71,8 @@ class OpenDocument:
     checked_version: int | None = None
     serial: int = 0
     dirty: bool = True
-    diagnostics: list[types.Diagnostic] = field(default_factory=list)
+    moving: MovingDiagnostics = field(default_factory=lambda: MovingDiagnostics([], ""))
+    """The current diagnostics, moved with every edit since they were computed (see `diagnostics`)."""
     timer: asyncio.TimerHandle | None = None
     last_published: tuple[int | None, list[types.Diagnostic]] | None = None
     touched: tuple[int, int] | None = None
@@ -90,6 +92,15 @@ class OpenDocument:
     tool_memo: ToolMemo = field(default_factory=lambda: ToolMemo("", [], [], []))
     """Registry entries per unit as of the last check, so a keystroke rebuilds only the changed unit's."""
     defines_tools: bool = False
+
+    @property
+    def diagnostics(self) -> list[types.Diagnostic]:
+        """The last check's diagnostics, positions moved with the edits made since (the fast path's `shift`)."""
+        return self.moving.current()
+
+    @diagnostics.setter
+    def diagnostics(self, diagnostics: list[types.Diagnostic]) -> None:
+        self.moving = MovingDiagnostics(diagnostics, self.uri)
 
     @property
     def too_large(self) -> bool:

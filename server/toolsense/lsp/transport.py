@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 
 EXIT_GRACE_S = 1.0
 """How long the process may take to end by itself after the client has gone or said `exit`."""
-MAX_IN_FLIGHT = 256
-"""Messages read but not yet handled on the event loop: the reader waits beyond this (back-pressure)."""
+MAX_IN_FLIGHT = 8
+"""Messages read but not yet handled on the event loop: the reader waits beyond this, so a client that sends
+faster than the server handles is slowed by the pipe (as with pygls' own loop) instead of queueing in memory."""
 _LINE_LIMIT = 64 * 1024
 _CONTENT_LENGTH = re.compile(rb"content-length:[ \t]*(\d+)", re.IGNORECASE)
 
