@@ -274,7 +274,7 @@ async function noToolsense() {
     await page.goto(noPython.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
     const label = await waitFor('the status item to say toolsense cannot run', async () =>
-      (await statusLabels()).find((l) => l.includes('toolsense: not installed')));
+      (await statusLabels()).find((l) => l.includes('toolsense: no Python 3.10+')));
     const toast = await waitFor('the notification', async () => (await notificationTexts()).find((t) => t.includes('No Python 3.10 or newer')));
     for (const expected of ['python3', 'toolsense.interpreter']) {
       if (!toast.includes(expected)) throw new Error(`the notification does not name ${expected}: ${toast}`);
@@ -310,6 +310,7 @@ async function noToolsense() {
     await shot('install-failure');
     if (toasts.length !== 1) throw new Error(`expected one toolsense notification, got ${JSON.stringify(toasts)}`);
     const label = (await statusLabels()).find((l) => l.includes('toolsense'));
+    if (label !== 'toolsense: set-up failed') throw new Error(`status item: ${label}`);
     const log = readLogs(failure.logsDir, (f) => f.includes('toolsense'));
     if (!/\$ \S+ -I -m pip install/.test(log)) throw new Error('the pip command is not in the log');
     return `status ${JSON.stringify(label)}; notification: ${toast.slice(0, 600)}`;
