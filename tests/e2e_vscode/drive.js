@@ -42,6 +42,10 @@
 //   noPython       {url, path}                    optional: then opening `url` (a folder with toolsense files, on a
 //                                                     machine without Python) shows exactly one toolsense notification
 //                                                     naming what was looked for and the setting
+//   installFailure {settingsFile, interpreter, logsDir}
+//                                                 optional: then toolsense.interpreter names a Python without
+//                                                     toolsense while the package index is unreachable: exactly one
+//                                                     new notification says what failed and what to do
 //   timeoutMs      per wait (default 30000)
 //
 // Every check runs even if an earlier one failed; the result is one JSON line on stdout, prefixed `RESULT `,
@@ -270,7 +274,7 @@ async function noToolsense() {
     await page.goto(noPython.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
     const label = await waitFor('the status item to say toolsense cannot run', async () =>
-      (await statusLabels()).find((l) => l.includes('toolsense: not installed')));
+      (await statusLabels()).find((l) => l.includes('toolsense: no Python 3.10+')));
     const toast = await waitFor('the notification', async () => (await notificationTexts()).find((t) => t.includes('No Python 3.10 or newer')));
     for (const expected of ['python3', 'toolsense.interpreter']) {
       if (!toast.includes(expected)) throw new Error(`the notification does not name ${expected}: ${toast}`);
@@ -289,6 +293,27 @@ async function noToolsense() {
     const ours = center.filter((t) => /toolsense/i.test(t));
     if (ours.length !== 1) throw new Error(`expected one toolsense notification in the notification center, got ${JSON.stringify(center)}`);
     return `status ${JSON.stringify(label)}; notification: ${toast.slice(0, 400)}`;
+  });
+
+  const failure = config.installFailure;
+  if (!failure) return;
+  await check('install-failure', async () => {
+    await page.keyboard.press('Escape'); // close the notification center
+    fs.mkdirSync(path.dirname(failure.settingsFile), { recursive: true });
+    fs.writeFileSync(failure.settingsFile, JSON.stringify({ 'toolsense.interpreter': failure.interpreter }, null, 2));
+    const toast = await waitFor('the set-up failure notification', async () =>
+      (await notificationTexts()).find((t) => t.includes('Setting up the bundled toolsense server failed')), 180_000, 500);
+    for (const expected of ['pip install exited with 1', 'could not be reached', 'Reinstall Bundled Server']) {
+      if (!toast.includes(expected)) throw new Error(`the notification does not say ${JSON.stringify(expected)}: ${toast}`);
+    }
+    const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
+    await shot('install-failure');
+    if (toasts.length !== 1) throw new Error(`expected one toolsense notification, got ${JSON.stringify(toasts)}`);
+    const label = (await statusLabels()).find((l) => l.includes('toolsense'));
+    if (label !== 'toolsense: set-up failed') throw new Error(`status item: ${label}`);
+    const log = readLogs(failure.logsDir, (f) => f.includes('toolsense'));
+    if (!/\$ \S+ -I -m pip install/.test(log)) throw new Error('the pip command is not in the log');
+    return `status ${JSON.stringify(label)}; notification: ${toast.slice(0, 600)}`;
   });
 }
 

@@ -294,7 +294,7 @@ def _write_user_settings(user_data: Path) -> None:
     (user_data / "User" / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
 
-def _code_server_env(tmp: Path, path: str) -> dict[str, str]:
+def _code_server_env(tmp: Path, path: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{NODE24.parent}{os.pathsep}{path}"
     # pip's download cache stays the machine's: the private venv's dependencies are fetched once per machine.
@@ -307,6 +307,7 @@ def _code_server_env(tmp: Path, path: str) -> dict[str, str]:
     # VS Code's server would otherwise take the environment of a login shell (~/.bashrc puts pyenv's shims first
     # on PATH), undoing the PATH given here; VSCODE_CLI=1 makes it skip that (resolveShellEnv).
     env["VSCODE_CLI"] = "1"
+    env.update(extra or {})
     return env
 
 
@@ -368,10 +369,16 @@ def _collect_logs(ws: Workspace, dest: Path) -> str:
 
 @contextlib.contextmanager
 def _code_server(
-    vsix: Path, user_data: Path, extensions: Path, folder: Path, path: str, tmp: Path
+    vsix: Path,
+    user_data: Path,
+    extensions: Path,
+    folder: Path,
+    path: str,
+    tmp: Path,
+    extra_env: dict[str, str] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Install the .vsix into fresh directories and run code-server on `folder`; yields (port, pgid)."""
-    env = _code_server_env(tmp, path)
+    env = _code_server_env(tmp, path, extra_env)
     base = [str(NODE24), str(CODE_SERVER_ENTRY), "--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
     install = subprocess.run(
         [*base, "--install-extension", str(vsix), "--force"],
@@ -568,7 +575,9 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
     prerequisites: str | None, vsix: Path | None, workspace: Workspace, tmp_path: Path
 ) -> None:
     """A code-server whose PATH has no Python: a package.json-only folder sees nothing of toolsense; examples/
-    gets exactly one message naming what was looked for and the setting to use."""
+    gets exactly one message naming what was looked for and the setting to use. Then `toolsense.interpreter`
+    names a Python without toolsense while the package index cannot be reached: setting up the bundled server
+    fails with one message saying what failed and what to do."""
     if prerequisites is not None:
         pytest.fail(prerequisites, pytrace=False)
     assert vsix is not None
@@ -578,8 +587,13 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
     user_data = tmp_path / "user-data-nopython"
     _write_user_settings(user_data)
     path = str(_bin_without_python(tmp_path))
+    bare_python = _python_without_toolsense(tmp_path) / "python3"
+    # An index nobody listens on, no retries: pip fails at once, as offline.
+    offline = {"PIP_INDEX_URL": f"http://127.0.0.1:{_free_port()}/simple", "PIP_RETRIES": "0", "PIP_TIMEOUT": "5"}
+    offline["PIP_CACHE_DIR"] = str(tmp_path / "empty-pip-cache")
     started = time.monotonic()
-    with _code_server(vsix, user_data, tmp_path / "extensions-nopython", node_project, path, tmp_path) as (port, _):
+    server = _code_server(vsix, user_data, tmp_path / "extensions-nopython", node_project, path, tmp_path, offline)
+    with server as (port, _):
         config = {
             "url": f"http://127.0.0.1:{port}/?folder={node_project}",
             "workspace": str(node_project),
@@ -588,10 +602,15 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
             "timeoutMs": 30_000,
             "noUi": {"path": "package.json", "logsDir": str(user_data / "logs")},
             "noPython": {"url": f"http://127.0.0.1:{port}/?folder={workspace.root}", "path": DIAGNOSTICS_FILE},
+            "installFailure": {
+                "settingsFile": str(workspace.root / ".vscode" / "settings.json"),
+                "interpreter": str(bare_python),
+                "logsDir": str(user_data / "logs"),
+            },
         }
         checks, timings, drive_log = _drive(config, tmp_path, "nopython")
     report = _report(f"VS Code e2e without Python ({time.monotonic() - started:.1f} s)", checks, timings, [])
     print(report)
     failed = [name for name, check in checks.items() if not check["ok"]]
-    missing = [name for name in ("no-ui", "no-python") if name not in checks]
+    missing = [name for name in ("no-ui", "no-python", "install-failure") if name not in checks]
     assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"

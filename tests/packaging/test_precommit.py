@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Dist, copy_source
+from packkit import Dist, copy_source
 
 pytestmark = pytest.mark.timeout(900)
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, Dist, copy_source
+from packkit import REPO, Dist, copy_source
 
 pytestmark = pytest.mark.timeout(900)
 

@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO, Dist, make_venv
+from packkit import REPO, Dist, make_venv
 
 import toolsense
 

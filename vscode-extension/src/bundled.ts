@@ -82,6 +82,8 @@ export function readyPython(storageDir: string, wheel: BundledWheel): string | u
 
 export interface Step {
   title: string;
+  /** What the step runs, in a few words for the failure message (the full command line goes to the log). */
+  tool: string;
   command: string;
   args: string[];
   isolated: boolean;
@@ -97,6 +99,7 @@ export function installSteps(basePython: string, storageDir: string, wheel: Bund
   return [
     {
       title: `creating a private Python environment with ${basePython}`,
+      tool: `${basePython} -m venv`,
       command: basePython,
       args: ['-m', 'venv', '--clear', venv],
       // Not -I for the user's Python: a `py` launcher or a pyenv shim may rely on its environment variables.
@@ -104,6 +107,7 @@ export function installSteps(basePython: string, storageDir: string, wheel: Bund
     },
     {
       title: `installing toolsense ${wheel.version} and its dependencies${wheel.wheelhouse ? ' (from the bundled wheels)' : ' (from the Python package index)'}`,
+      tool: 'pip install',
       command: venvPython(venv),
       args: [...pip, wheel.path],
       isolated: true,
@@ -176,7 +180,7 @@ export function runStep(step: Step, storageDir: string, log: (line: string) => v
 export function failureMessage(step: Step, result: StepResult): string {
   const output = result.tail.join('\n');
   const last = result.spawnError ?? [...result.tail].reverse().find((l) => /error/i.test(l)) ?? result.tail[result.tail.length - 1] ?? '';
-  const what = `Setting up the bundled toolsense server failed while ${step.title}: \`${commandLine(step)}\` ${result.exitCode === null ? 'could not run' : `exited with ${result.exitCode}`}${last ? ` (${last.trim().slice(0, 300)})` : ''}.`;
+  const what = `Setting up the bundled toolsense server failed while ${step.title}: ${step.tool} ${result.exitCode === null ? 'could not run' : `exited with ${result.exitCode}`}${last ? ` (${last.trim().slice(0, 300)})` : ''}.`;
   let todo: string;
   if (/ensurepip|No module named venv|python3?-venv/i.test(output)) {
     todo = 'This Python cannot create virtual environments: on Debian/Ubuntu install python3-venv (`sudo apt install python3-venv`), then run "toolsense: Reinstall Bundled Server".';
@@ -186,11 +190,11 @@ export function failureMessage(step: Step, result: StepResult): string {
     )
   ) {
     todo =
-      'Its dependencies come from the Python package index, which could not be reached: check the network or pip\'s proxy/index settings (PIP_INDEX_URL), then run "toolsense: Reinstall Bundled Server"; or set "toolsense.interpreter" to a Python that has toolsense installed.';
+      'The Python package index, where its dependencies come from, could not be reached: check the network or pip\'s proxy/index settings (PIP_INDEX_URL), then run "toolsense: Reinstall Bundled Server"; or set "toolsense.interpreter" to a Python that has toolsense installed.';
   } else {
     todo = 'See the toolsense log for the full output, then run "toolsense: Reinstall Bundled Server", or set "toolsense.interpreter" to a Python that has toolsense installed.';
   }
-  return `${what} ${todo}`;
+  return `${what} ${todo} The commands and their output are in the log.`;
 }
 
 /**

@@ -291,7 +291,7 @@ class Controller implements vscode.Disposable {
       const result = await probe(python, { isolated: true });
       if (result.kind !== 'ok' || !result.toolsense || compareVersions(result.toolsense, wheel.version) !== 0) {
         const message = `The bundled server was installed into ${venvDir(this.storageDir)}, but it does not run (${result.kind === 'ok' ? (result.error ?? 'no version') : result.detail}). See the log, then run "toolsense: Reinstall Bundled Server".`;
-        this.fail(message);
+        this.fail(message, 'install');
         return;
       }
       resolution = { kind: 'run', interpreter: python, source: 'bundled', version: result.toolsense, isolated: true, attempts: resolution.attempts };
@@ -406,7 +406,15 @@ class Controller implements vscode.Disposable {
   /** One notification and the status item, for anything that keeps the server from starting. */
   private fail(message: string, problem?: string): void {
     this.log.error(message);
-    this.setStatus({ state: 'not-installed', message });
+    const reason =
+      problem === 'no-python'
+        ? 'no Python 3.10+'
+        : problem === 'install'
+          ? 'set-up failed'
+          : problem === 'setting'
+            ? 'check toolsense.interpreter'
+            : 'not installed';
+    this.setStatus({ state: 'cannot-start', reason, message });
     void this.notifyNotInstalled(message, problem);
   }
 

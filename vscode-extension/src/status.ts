@@ -16,7 +16,8 @@ export type ServerStatus =
     }
   | { state: 'restarting'; crashes: number; maxRestarts: number }
   | { state: 'stopped' }
-  | { state: 'not-installed'; message: string; installCommand?: string }
+  /** The server cannot start: `reason` in a few words (status bar), `message` in full (tooltip). */
+  | { state: 'cannot-start'; reason: string; message: string }
   | { state: 'error'; message: string };
 
 export interface StatusPresentation {
@@ -82,14 +83,11 @@ export function presentStatus(status: ServerStatus): StatusPresentation {
         tooltip: `**${NAME}**: the server is stopped. Run **toolsense: Restart Server** to start it.${click}`,
         background: 'warning',
       };
-    case 'not-installed':
+    case 'cannot-start':
       return {
-        text: `$(error) ${NAME}: not installed`,
-        label: `${NAME}: not installed`,
-        tooltip:
-          `**${NAME}**: ${escapeMd(status.message)}` +
-          (status.installCommand ? `\n\nInstall it with:\n\n\`\`\`sh\n${status.installCommand}\n\`\`\`` : '') +
-          `\n\nThen run **toolsense: Restart Server**.${click}`,
+        text: `$(error) ${NAME}: ${status.reason}`,
+        label: `${NAME}: ${status.reason}`,
+        tooltip: `**${NAME}**: ${escapeMd(status.message)}${click}`,
         background: 'error',
       };
     case 'error':

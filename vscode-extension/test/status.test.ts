@@ -34,14 +34,11 @@ describe('status item', () => {
     assert.equal(p.background, 'warning');
   });
 
-  it('shows the install command when toolsense is missing', () => {
-    const p = presentStatus({
-      state: 'not-installed',
-      message: 'toolsense is not installed in python3.',
-      installCommand: 'python3 -m pip install toolsense',
-    });
-    assert.match(p.text, /not installed/);
-    assert.match(p.tooltip, /python3 -m pip install toolsense/);
+  it('says why the server cannot start, in full in the tooltip', () => {
+    const p = presentStatus({ state: 'cannot-start', reason: 'no Python 3.10+', message: 'No Python 3.10 or newer was found (looked for python3).' });
+    assert.equal(p.text, '$(error) toolsense: no Python 3.10+');
+    assert.equal(p.label, 'toolsense: no Python 3.10+');
+    assert.match(p.tooltip, /looked for python3/);
     assert.equal(p.background, 'error');
   });
 
