@@ -142,8 +142,9 @@ def _big_tools(target_bytes: int) -> str:
 
 
 async def test_a_20_mb_document_keeps_the_server_answering(session: Session) -> None:
+    """Above the default size limit (10 MB) when the user raises it: checked in the background, answering."""
     text = _big_tools(20_000_000)
-    await session.start("neovim")
+    await session.start("neovim", {"limits": {"max_file_mb": 32}})
     uri = session.open("tools/huge.tools.json", text)
     # Requests are answered on the live document while the first check runs in the background.
     middle = text.count('"name": "tool_') // 2
