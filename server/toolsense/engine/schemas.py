@@ -7,7 +7,8 @@ Local `$ref`s are followed (bounded); remote ones are not (they are never fetche
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+import operator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,3 +178,134 @@ def closest(name: str, candidates: Iterable[str], limit: int = 3, cutoff: float 
             scored.append((ratio, candidate))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [candidate for _, candidate in scored[:limit]]
+
+
+# --- a value that certainly satisfies a schema: the common case, decided without building a validator ------
+
+_ANNOTATIONS_ONLY = frozenset({"format"})
+"""Keywords jsonschema runs that never fail without a format checker (toolsense uses none)."""
+_BOUNDS: tuple[tuple[str, Callable[[Any, Any], bool]], ...] = (
+    ("minimum", operator.ge),
+    ("maximum", operator.le),
+    ("exclusiveMinimum", operator.gt),
+    ("exclusiveMaximum", operator.lt),
+)
+_LENGTHS: tuple[tuple[str, type[str | list[Any] | dict[str, Any]], bool], ...] = (
+    ("minLength", str, False),
+    ("maxLength", str, True),
+    ("minItems", list, False),
+    ("maxItems", list, True),
+    ("minProperties", dict, False),
+    ("maxProperties", dict, True),
+)
+_HANDLED = frozenset(
+    {"type", "enum", "const", "properties", "required", "additionalProperties", "items", "allOf", "anyOf"}
+    | {name for name, _ in _BOUNDS}
+    | {name for name, _, _ in _LENGTHS}
+    | _ANNOTATIONS_ONLY
+)
+_MAX_QUICK_DEPTH = 48
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _has_type(value: Any, name: Any) -> bool | None:
+    """Whether value is of the JSON type; None when plain Python cannot say it exactly (floats as integers,
+    unknown type names)."""
+    if name == "string":
+        return isinstance(value, str)
+    if name == "object":
+        return isinstance(value, dict)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "null":
+        return value is None
+    if name == "number":
+        return _is_number(value)
+    if name == "integer":
+        return None if type(value) is float else type(value) is int
+    return None
+
+
+def _same(value: Any, allowed: Any) -> bool:
+    """Certainly equal under JSON Schema's equality: only for scalars of one exact type (1 ≠ true there)."""
+    return type(value) is type(allowed) and type(value) in (str, int, bool, type(None)) and value == allowed
+
+
+def certainly_valid(schema: Any, value: Any, validating: frozenset[str], depth: int = 0) -> bool:
+    """True only when value certainly satisfies schema: every validating keyword present (`validating`, the
+    dialect's validator keywords) is one checked here exactly, and passes. False means "ask the validator" —
+    never "invalid". Examples and tool calls are mostly valid; this answers them in microseconds, and the
+    validator (with its messages) runs only for the rest."""
+    if schema is True:
+        return True
+    if not isinstance(schema, dict) or depth > _MAX_QUICK_DEPTH:
+        return False
+    for key in schema:
+        if (key in validating and key not in _HANDLED) or key == "$id":
+            return False  # $ref, pattern, oneOf, patternProperties, an $id to resolve…: the validator decides
+    kind = schema.get("type")
+    if kind is not None:
+        kinds = kind if isinstance(kind, list) else [kind]
+        if not any(_has_type(value, k) for k in kinds) or any(_has_type(value, k) is None for k in kinds):
+            return False
+    if "enum" in schema:
+        allowed = schema["enum"]
+        if not isinstance(allowed, list) or not any(_same(value, a) for a in allowed):
+            return False
+    if "const" in schema and not _same(value, schema["const"]):
+        return False
+    if _is_number(value):
+        for name, passes in _BOUNDS:
+            if name in schema:
+                bound = schema[name]
+                if not _is_number(bound) or not passes(value, bound):
+                    return False
+    for name, applies_to, is_max in _LENGTHS:
+        if name in schema:
+            limit = schema[name]
+            if type(limit) is not int:
+                return False
+            if isinstance(value, applies_to):
+                size = len(value)  # code points for strings, as jsonschema counts
+                if size > limit if is_max else size < limit:
+                    return False
+    for name in ("allOf", "anyOf"):
+        if name in schema:
+            branches = schema[name]
+            if not isinstance(branches, list) or not branches:
+                return False
+            test = all if name == "allOf" else any
+            if not test(certainly_valid(b, value, validating, depth + 1) for b in branches):
+                return False
+    if isinstance(value, dict):
+        return _object_valid(schema, value, validating, depth)
+    if isinstance(value, list) and "items" in schema:
+        items = schema["items"]
+        if not isinstance(items, (dict, bool)):
+            return False
+        return all(certainly_valid(items, item, validating, depth + 1) for item in value)
+    return "required" not in schema or isinstance(schema["required"], list)
+
+
+def _object_valid(schema: dict[str, Any], value: dict[str, Any], validating: frozenset[str], depth: int) -> bool:
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(name, str) and name in value for name in required):
+        return False
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        return False
+    extra = schema.get("additionalProperties", True)
+    if not isinstance(extra, (bool, dict)):
+        return False
+    for key, item in value.items():
+        sub = properties.get(key, extra)
+        if key not in properties and sub is False:
+            return False
+        if sub is not True and not certainly_valid(sub, item, validating, depth + 1):
+            return False
+    return True

@@ -34,6 +34,7 @@ from jsonschema.validators import extend, validator_for
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 
+from ..engine.schemas import certainly_valid
 from ..models.errors import ValidationIssue
 
 _sre_parse: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
@@ -369,6 +370,11 @@ def build_validator(schema: Any, dialect: str | None) -> Validator:
 # --- errors → issues -------------------------------------------------------------------------------------
 
 
+_QUICK_KEYWORDS: dict[type[Validator], frozenset[str]] = {
+    cls: frozenset(cls.VALIDATORS) for cls in (Draft7Validator, Draft202012Validator)
+}
+
+
 @dataclass(frozen=True)
 class InstanceResult:
     issues: list[ValidationIssue]
@@ -380,6 +386,9 @@ def instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budge
     notes: list[str] = []
     if not isinstance(schema, (dict, bool)):
         return InstanceResult([], ["the schema is not a JSON Schema object"])
+    quick = _QUICK_KEYWORDS.get(validator_class(schema, dialect))
+    if quick is not None and certainly_valid(schema, instance, quick):
+        return InstanceResult([], [])  # the common case, without building a validator
     try:
         validator = build_validator(schema, dialect)
     except Exception as error:  # an unusable schema: its own rules report why
