@@ -9,15 +9,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from . import __version__
 from .engine.checker import Diagnostic
 from .engine.findings import Severity
 from .settings import ConfigFileError, Settings, SettingsProblem, find_config_file, load_config_file
+
+if TYPE_CHECKING:
+    from .engine.parallel import PoolCheck
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -34,6 +38,13 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--diff", action="store_true", help="show the fixes as a diff, write nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change meaning")
+    check.add_argument(
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help="worker processes checking files (default: the cores available; one for --fix and --diff)",
+    )
+    check.add_argument("--stats", action="store_true", help="print files/s on stderr (always on a terminal)")
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (for debugging)")
@@ -54,6 +65,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     schema.add_argument("--python-path", action="append", default=[], help="extra import path (repeatable)")
     return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of jobs, got {text!r}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -138,15 +159,23 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .usermodels import load_models_for_cli
 
     workspace.models = load_models_for_cli(settings, root, err)
-    workspace.add(paths)
+    started = time.perf_counter()
+    pooled = _pool(args, paths, settings, root)
+    if pooled is None:
+        workspace.add(paths)
     from .engine.registry_files import load_registry_extras
 
-    extra_problems = load_registry_extras(workspace.registry, settings, root)
+    extra_problems = load_registry_extras(pooled.registry if pooled else workspace.registry, settings, root)
     if extra_problems:
+        if pooled is not None:
+            pooled.close()
         for extra_problem in extra_problems:
             err.write(f"toolsense: invalid configuration: {extra_problem}\n")
         return EXIT_USAGE
-    results = workspace.check_all()
+    results = pooled.check() if pooled is not None else workspace.check_all()
+    file_count = pooled.file_count if pooled is not None else len(workspace.files)
+    if args.format == "text" and (args.stats or err.isatty()):
+        _throughput(file_count, time.perf_counter() - started, pooled.jobs if pooled is not None else 1, err)
     if args.fix or args.diff:
         from .fixes import apply_fixes_to_workspace
 
@@ -164,7 +193,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for d in shown_diags:
                 out.write(_github(shown_path, d) + "\n")
     else:
-        _text(shown, out, len(workspace.files))
+        _text(shown, out, file_count)
     internal = sum(1 for diags in results.values() for d in diags if d.code == "TS900")
     if internal:
         # A check crashed: the diagnostics above are incomplete, and that is toolsense's fault, not the files'.
@@ -175,6 +204,23 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_INTERNAL
     has_error = any(d.severity == Severity.ERROR for diags in results.values() for d in diags)
     return EXIT_FINDINGS if has_error else EXIT_OK
+
+
+def _pool(args: argparse.Namespace, paths: list[Path], settings: Settings, root: Path) -> PoolCheck | None:
+    """Worker processes for the check, or None for one process: one job, few files (unless --jobs says so),
+    or fixes (applied and re-checked in place)."""
+    if args.fix or args.diff:
+        return None
+    from .engine.parallel import MIN_POOL_FILES, default_jobs, pool_check
+
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    return pool_check(paths, settings, root, jobs, 2 if args.jobs is not None else MIN_POOL_FILES)
+
+
+def _throughput(files: int, seconds: float, jobs: int, err: TextIO) -> None:
+    rate = files / seconds if seconds > 0 else float("inf")
+    err.write(f"toolsense: {files} file{'s' if files != 1 else ''} in {seconds:.2f} s, {rate:,.0f} files/s")
+    err.write(f" ({jobs} process{'es' if jobs != 1 else ''})\n")
 
 
 def _display(path: Path, cwd: Path) -> str:
