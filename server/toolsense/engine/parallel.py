@@ -18,13 +18,16 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..settings import Settings
+from .catalog import UnitKind
 from .checker import Diagnostic
 from .context import ToolInfo, ToolRegistry
 from .units import kind_from_path
 from .workspace import Workspace, document_tools, iter_json_files, load_file
+
+T = TypeVar("T")
 
 _CHUNK_FILES = 64
 """Files per task: large enough that pickling and scheduling stay small next to checking, small enough to
@@ -46,6 +49,7 @@ def default_jobs() -> int:
 class _Indexed:
     path: Path
     uri: str
+    kind: UnitKind | None
     tools: list[ToolInfo] | None
     """None when the file could not be read (it gets its problem diagnostic in the check pass)."""
 
@@ -73,30 +77,28 @@ def _index_chunk(paths: Sequence[Path]) -> list[_Indexed]:
     found: list[_Indexed] = []
     for path in paths:
         loaded = load_file(path)
-        if loaded.document is None:
-            found.append(_Indexed(path, loaded.uri, None))
-            continue
         kind = kind_from_path(str(path.resolve()), settings)
-        found.append(_Indexed(path, loaded.uri, document_tools(loaded.document, kind)))
+        tools = document_tools(loaded.document, kind) if loaded.document is not None else None
+        found.append(_Indexed(path, loaded.uri, kind, tools))
     return found
 
 
-def _check_chunk(registry_file: str, paths: Sequence[Path]) -> list[tuple[Path, list[Diagnostic]]]:
+def _check_chunk(registry_file: str, files: Sequence[_Indexed]) -> list[tuple[Path, list[Diagnostic]]]:
     if _WorkerState.registry_file != registry_file:
         with open(registry_file, "rb") as stream:
             _WorkerState.registry = pickle.load(stream)
         _WorkerState.registry_file = registry_file
     assert _WorkerState.registry is not None
     workspace = Workspace(_WorkerState.settings, _WorkerState.registry, models=_WorkerState.models)
-    for path in paths:
-        workspace.files[path] = load_file(path)
-        workspace.kinds[path] = kind_from_path(str(path.resolve()), workspace.settings)
+    for file in files:
+        workspace.files[file.path] = load_file(file.path, uri=file.uri)
+        workspace.kinds[file.path] = file.kind
     return list(workspace.check_all().items())
 
 
-def _chunks(paths: list[Path], size: int) -> Iterator[list[Path]]:
-    for start in range(0, len(paths), size):
-        yield paths[start : start + size]
+def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
 
 
 class PoolCheck:
@@ -110,8 +112,10 @@ class PoolCheck:
         context = multiprocessing.get_context("spawn")
         self.pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(settings, root))
         self.registry = ToolRegistry()
+        self.indexed: list[_Indexed] = []
         try:
             for indexed in self.pool.map(_index_chunk, _chunks(paths, self.size)):
+                self.indexed.extend(indexed)
                 for entry in indexed:
                     if entry.tools is not None:
                         self.registry.set_file(entry.uri, entry.tools)
@@ -130,7 +134,9 @@ class PoolCheck:
                 pickle.dump(self.registry, out, protocol=pickle.HIGHEST_PROTOCOL)
             results: dict[Path, list[Diagnostic]] = {}
             try:
-                for checked in self.pool.map(_check_chunk, itertools.repeat(out.name), _chunks(self.paths, self.size)):
+                for checked in self.pool.map(
+                    _check_chunk, itertools.repeat(out.name), _chunks(self.indexed, self.size)
+                ):
                     results.update(checked)
             finally:
                 os.unlink(out.name)
