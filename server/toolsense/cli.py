@@ -207,14 +207,14 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _pool(args: argparse.Namespace, paths: list[Path], settings: Settings, root: Path) -> PoolCheck | None:
-    """Worker processes for the check, or None for one process: one job, few files (unless --jobs says so),
+    """Worker processes for the check, or None for one process: one job, little work (unless --jobs says so),
     or fixes (applied and re-checked in place)."""
     if args.fix or args.diff:
         return None
-    from .engine.parallel import MIN_POOL_FILES, default_jobs, pool_check
+    from .engine.parallel import default_jobs, pool_check
 
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    return pool_check(paths, settings, root, jobs, 2 if args.jobs is not None else MIN_POOL_FILES)
+    return pool_check(paths, settings, root, jobs, always=args.jobs is not None)
 
 
 def _throughput(files: int, seconds: float, jobs: int, err: TextIO) -> None:

@@ -122,7 +122,6 @@ def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | 
 SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
 
-
 def _content_digest(document: Document, start: int, end: int) -> bytes:
     """A unit's bytes as a cache key: a digest, so the cache does not hold a second copy of the file."""
     return hashlib.blake2b(document.data[start:end], digest_size=20).digest()

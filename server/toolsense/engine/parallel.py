@@ -33,8 +33,10 @@ _CHUNK_FILES = 64
 """Files per task: large enough that pickling and scheduling stay small next to checking, small enough to
 keep every worker busy until the end."""
 
-MIN_POOL_FILES = 32
-"""Below this many files the default is one process: starting workers costs more than it saves."""
+MIN_POOL_FILES = 1000
+MIN_POOL_BYTES = 8_000_000
+"""By default the pool is used from this many files or bytes on: a worker costs about 0.6 s of CPU to start
+(imports), a small file about 1 ms to check, so below that one process finishes first."""
 
 
 def default_jobs() -> int:
@@ -148,14 +150,24 @@ class PoolCheck:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def pool_check(
-    paths: Sequence[Path], settings: Settings, root: Path, jobs: int, minimum_files: int
-) -> PoolCheck | None:
-    """A pooled check of the files under paths, or None when one process is the better choice (one job, or
-    fewer files than `minimum_files`)."""
+def pool_check(paths: Sequence[Path], settings: Settings, root: Path, jobs: int, always: bool) -> PoolCheck | None:
+    """A pooled check of the files under paths, or None when one process is the better choice: one job, one
+    file, or (unless `always`) less work than `MIN_POOL_FILES` / `MIN_POOL_BYTES`."""
     if jobs < 2:
         return None
     files = list(dict.fromkeys(iter_json_files(paths, settings)))  # as `Workspace.files`: each path once
-    if len(files) < max(2, minimum_files):
+    if len(files) < 2 or (not always and len(files) < MIN_POOL_FILES and _total_bytes(files) < MIN_POOL_BYTES):
         return None
     return PoolCheck(files, settings, root, min(jobs, len(files)))
+
+
+def _total_bytes(files: list[Path]) -> int:
+    total = 0
+    for path in files:
+        try:
+            total += path.stat().st_size
+        except OSError:
+            continue  # reported when the file is read
+        if total >= MIN_POOL_BYTES:
+            break
+    return total
