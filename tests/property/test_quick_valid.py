@@ -71,7 +71,7 @@ schemas = st.recursive(st.one_of(st.booleans(), st.just({})), _keywords, max_lea
 
 
 @pytest.mark.parametrize("validator", [Draft7Validator, Draft202012Validator], ids=["draft-07", "2020-12"])
-@settings(max_examples=EXAMPLES or 600, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES or 1500, deadline=None, suppress_health_check=list(HealthCheck))
 @given(schema=schemas, value=values)
 def test_certainly_valid_agrees_with_jsonschema(validator: Any, schema: Any, value: Any) -> None:
     if not certainly_valid(schema, value, frozenset(validator.VALIDATORS)):

@@ -182,28 +182,22 @@ def closest(name: str, candidates: Iterable[str], limit: int = 3, cutoff: float 
 
 # --- a value that certainly satisfies a schema: the common case, decided without building a validator ------
 
-_ANNOTATIONS_ONLY = frozenset({"format"})
-"""Keywords jsonschema runs that never fail without a format checker (toolsense uses none)."""
-_BOUNDS: tuple[tuple[str, Callable[[Any, Any], bool]], ...] = (
-    ("minimum", operator.ge),
-    ("maximum", operator.le),
-    ("exclusiveMinimum", operator.gt),
-    ("exclusiveMaximum", operator.lt),
-)
-_LENGTHS: tuple[tuple[str, type[str | list[Any] | dict[str, Any]], bool], ...] = (
-    ("minLength", str, False),
-    ("maxLength", str, True),
-    ("minItems", list, False),
-    ("maxItems", list, True),
-    ("minProperties", dict, False),
-    ("maxProperties", dict, True),
-)
-_HANDLED = frozenset(
-    {"type", "enum", "const", "properties", "required", "additionalProperties", "items", "allOf", "anyOf"}
-    | {name for name, _ in _BOUNDS}
-    | {name for name, _, _ in _LENGTHS}
-    | _ANNOTATIONS_ONLY
-)
+_BOUNDS: dict[str, Callable[[Any, Any], bool]] = {
+    "minimum": operator.ge,
+    "maximum": operator.le,
+    "exclusiveMinimum": operator.gt,
+    "exclusiveMaximum": operator.lt,
+}
+_LENGTHS: dict[str, tuple[type[str | list[Any] | dict[str, Any]], bool]] = {
+    "minLength": (str, False),
+    "maxLength": (str, True),
+    "minItems": (list, False),
+    "maxItems": (list, True),
+    "minProperties": (dict, False),
+    "maxProperties": (dict, True),
+}
+_LATER = frozenset({"properties", "required", "additionalProperties", "items", "format"})
+"""Checked with the value's members below; `format` never fails without a format checker (toolsense has none)."""
 _MAX_QUICK_DEPTH = 48
 
 
@@ -243,53 +237,66 @@ def certainly_valid(schema: Any, value: Any, validating: frozenset[str], depth: 
     validator (with its messages) runs only for the rest."""
     if schema is True:
         return True
-    if not isinstance(schema, dict) or depth > _MAX_QUICK_DEPTH:
+    if type(schema) is not dict or depth > _MAX_QUICK_DEPTH:
         return False
-    for key in schema:
-        if (key in validating and key not in _HANDLED) or key == "$id":
-            return False  # $ref, pattern, oneOf, patternProperties, an $id to resolve…: the validator decides
-    kind = schema.get("type")
-    if kind is not None:
-        kinds = kind if isinstance(kind, list) else [kind]
-        if not any(_has_type(value, k) for k in kinds) or any(_has_type(value, k) is None for k in kinds):
-            return False
-    if "enum" in schema:
-        allowed = schema["enum"]
-        if not isinstance(allowed, list) or not any(_same(value, a) for a in allowed):
-            return False
-    if "const" in schema and not _same(value, schema["const"]):
-        return False
-    if _is_number(value):
-        for name, passes in _BOUNDS:
-            if name in schema:
-                bound = schema[name]
-                if not _is_number(bound) or not passes(value, bound):
-                    return False
-    for name, applies_to, is_max in _LENGTHS:
-        if name in schema:
-            limit = schema[name]
-            if type(limit) is not int:
+    for key, argument in schema.items():
+        if key not in validating:
+            if key == "$id":
+                return False  # an $id to resolve: the validator decides
+            continue
+        if key in _LATER:
+            continue
+        if key == "type":
+            if not _typed(value, argument):
+                return False
+        elif key == "enum":
+            if type(argument) is not list or not any(_same(value, allowed) for allowed in argument):
+                return False
+        elif key == "const":
+            if not _same(value, argument):
+                return False
+        elif key in _BOUNDS:
+            if _is_number(value) and (not _is_number(argument) or not _BOUNDS[key](value, argument)):
+                return False
+        elif key in _LENGTHS:
+            applies_to, is_max = _LENGTHS[key]
+            if type(argument) is not int:
                 return False
             if isinstance(value, applies_to):
                 size = len(value)  # code points for strings, as jsonschema counts
-                if size > limit if is_max else size < limit:
+                if size > argument if is_max else size < argument:
                     return False
-    for name in ("allOf", "anyOf"):
-        if name in schema:
-            branches = schema[name]
-            if not isinstance(branches, list) or not branches:
+        elif key == "allOf":
+            if type(argument) is not list or not argument:
                 return False
-            test = all if name == "allOf" else any
-            if not test(certainly_valid(b, value, validating, depth + 1) for b in branches):
+            if not all(certainly_valid(branch, value, validating, depth + 1) for branch in argument):
                 return False
-    if isinstance(value, dict):
+        elif key == "anyOf":
+            # jsonschema tries the branches in order and stops at the first that passes; a branch before it may
+            # fail or break (an invalid subschema), which only the validator can tell apart: the first must pass.
+            if type(argument) is not list or not argument:
+                return False
+            if not certainly_valid(argument[0], value, validating, depth + 1):
+                return False
+        else:
+            return False  # $ref, pattern, oneOf, patternProperties, not, if, …: the validator decides
+    if type(value) is dict:
         return _object_valid(schema, value, validating, depth)
-    if isinstance(value, list) and "items" in schema:
+    if type(value) is list and "items" in schema:
         items = schema["items"]
         if not isinstance(items, (dict, bool)):
             return False
         return all(certainly_valid(items, item, validating, depth + 1) for item in value)
-    return "required" not in schema or isinstance(schema["required"], list)
+    return "required" not in schema or type(schema["required"]) is list
+
+
+def _typed(value: Any, kind: Any) -> bool:
+    if type(kind) is str:
+        return _has_type(value, kind) is True
+    if type(kind) is not list or not kind:
+        return False
+    answers = [_has_type(value, k) for k in kind]
+    return None not in answers and True in answers
 
 
 def _object_valid(schema: dict[str, Any], value: dict[str, Any], validating: frozenset[str], depth: int) -> bool:
