@@ -7,6 +7,12 @@ array of objects) and one or two `input_examples` that are valid against it. Fil
 repository by default; nothing generated is committed.
 
     python bench/generate.py --out /tmp/toolsense-bench 10 100 1000 5000
+    python bench/generate.py --workspace 20000 --out /tmp/toolsense-bench/ws20000
+
+`--workspace N` writes a folder of N small files instead: nine in ten hold one to three small tools
+(`*.tools.json`, about 1 KB a tool), one in ten is a tool call of one of them (`*.toolcall.json`); one tool
+in twenty has an example that breaks its schema and one call in five passes a wrong value, so the check has
+something to report.
 """
 
 from __future__ import annotations
@@ -109,6 +115,43 @@ def tools_text(count: int, seed: int = 7) -> str:
     return json.dumps([tool(rng, i) for i in range(count)], indent=2, ensure_ascii=False) + "\n"
 
 
+def small_tool(rng: random.Random, index: int) -> dict[str, Any]:
+    schema, example = _object(rng, rng.randint(3, 5), False)
+    if rng.random() < 0.05:
+        example = {**example, "unexpected": True}
+    return {
+        "name": f"{rng.choice(_ACTIONS)}_{rng.choice(_THINGS)}_{index:06d}",
+        "description": _words(rng, 8, 20),
+        "input_schema": schema,
+        "input_examples": [example],
+    }
+
+
+def write_workspace(out: Path, files: int, seed: int = 7) -> list[Path]:
+    """A deterministic folder of `files` small tool and tool-call files (100 files per sub-folder)."""
+    rng = random.Random(seed * 1_000_003 + files)
+    written: list[Path] = []
+    tools: list[dict[str, Any]] = []
+    for number in range(files):
+        folder = out / f"pkg_{number // 100:04d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        if number % 10 == 9 and tools:
+            tool = rng.choice(tools)
+            arguments = dict(tool["input_examples"][0])
+            if number % 50 == 19:
+                arguments["unexpected"] = 1
+            call = {"type": "tool_use", "id": f"toolu_{number:06d}", "name": tool["name"], "input": arguments}
+            path = folder / f"call_{number:06d}.toolcall.json"
+            path.write_text(json.dumps(call, indent=2) + "\n", encoding="utf-8")
+        else:
+            batch = [small_tool(rng, number * 4 + k) for k in range(rng.randint(1, 3))]
+            tools.extend(batch)
+            path = folder / f"tools_{number:06d}.tools.json"
+            path.write_text(json.dumps(batch, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
 def write(out: Path, sizes: list[int], seed: int = 7) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -124,7 +167,13 @@ def main() -> None:
     parser.add_argument("sizes", nargs="*", type=int, default=list(DEFAULT_SIZES))
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--workspace", type=int, metavar="N", help="write N small files into --out instead")
     args = parser.parse_args()
+    if args.workspace:
+        paths = write_workspace(args.out, args.workspace, args.seed)
+        total = sum(p.stat().st_size for p in paths)
+        print(f"{args.out}  {len(paths)} files  {total / 1e6:.1f} MB")
+        return
     for path in write(args.out, args.sizes, args.seed):
         size = path.stat().st_size
         print(f"{path}  {size / 1e6:7.2f} MB  {size / max(int(path.stem.split('_')[1]), 1) / 1e3:5.1f} KB/tool")

@@ -21,6 +21,8 @@ class LspClient:
         self.messages: queue.Queue[tuple[float, Message]] = queue.Queue()
         self.next_id = 0
         self.stderr: list[bytes] = []
+        self.progress_ended: float | None = None
+        """When the last `$/progress` "end" arrived (indexing done), whatever was being waited for."""
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
 
@@ -76,6 +78,8 @@ class LspClient:
             arrived, message = self.messages.get(timeout=remaining)
             if "method" in message and "id" in message:
                 self._answer(message)
+            if message.get("method") == "$/progress" and message["params"]["value"].get("kind") == "end":
+                self.progress_ended = arrived
             if accept(message):
                 return arrived, message
 
@@ -86,6 +90,13 @@ class LspClient:
         sent = self.send({"id": ident, "method": method, "params": params})
         arrived, message = self.wait(lambda m: m.get("id") == ident and "method" not in m, timeout)
         return arrived - sent, message
+
+    def wait_progress_end(self, timeout: float = 900.0) -> float:
+        """The time indexing ended (`$/progress` end), waiting for it when it has not arrived yet."""
+        if self.progress_ended is None:
+            self.wait(lambda _: self.progress_ended is not None, timeout)
+        assert self.progress_ended is not None
+        return self.progress_ended
 
     def peak_rss_mb(self) -> float | None:
         try:

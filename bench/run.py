@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Drive the real toolsense server over stdio and time what a user feels, per file size.
 
-    python bench/run.py                    # N = 10, 100, 1000, 5000
+    python bench/run.py                    # N = 10, 100, 1000, 5000, then the cases below at N = 5000
     python bench/run.py --sizes 1000 --runs 60 --no-peer
+    python bench/run.py --sizes 5000 --cases engine indexing workspace cli
 
 For each N (a generated file of N Anthropic tools, see generate.py) it prints: cold open (didOpen → first
 publishDiagnostics), a keystroke (a one-character edit in the middle of the file, debounce 0 → the
@@ -10,6 +11,15 @@ publishDiagnostics for that version), completion (an enum value inside a tool's 
 (a property key), median and p95, and the server's peak RSS. When Node and the peer benchmark in
 `../shared/peer-bench` are available, it also times the peer — VS Code's JSON language service re-parsing and
 re-validating the same file after the same edit — and prints the ratio.
+
+Then, at the largest N, the cases of a workspace under load (`--cases`, all by default), each printed with
+median, p95 and peak RSS, and the peer's figure where it does the same work:
+- `engine`: the engine alone, in one process (bench/engine.py): a cold check of the file, CPU and wall time.
+- `indexing`: keystrokes in the file while the server indexes a second file of the same size.
+- `workspace`: keystrokes in a small file of a workspace of 20,000 small files while it is indexed, and the
+  time until indexing ends (`$/progress` end).
+- `cli`: `toolsense check --stats` on the 20,000 files with `--jobs 1` and with every core: files/s, the CPU
+  time of all its processes and the peak RSS of the largest.
 """
 
 from __future__ import annotations
@@ -27,10 +37,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generate import DEFAULT_SIZES, tools_text
+from generate import DEFAULT_SIZES, tools_text, write_workspace
 from lspclient import LspClient
 
 PEER_DIR = Path(__file__).resolve().parents[2] / "shared" / "peer-bench"
+CASES = ("engine", "indexing", "workspace", "cli")
 
 
 @dataclass
@@ -140,23 +151,23 @@ def run_one(path: Path, count: int, runs: int, python: str) -> Result:
     return result
 
 
-def peer_keystroke(path: Path) -> float | None:
+def peer_keystroke(path: Path, peer_dir: Path = PEER_DIR) -> float | None:
     """The peer's median keystroke (ms) on the same file, or None when Node or the peer is unavailable."""
     node = shutil.which("node")
-    if node is None or not (PEER_DIR / "peer_keystroke.js").is_file():
+    if node is None or not (peer_dir / "peer_keystroke.js").is_file():
         return None
-    if not (PEER_DIR / "node_modules" / "vscode-json-languageservice").is_dir():
+    if not (peer_dir / "node_modules" / "vscode-json-languageservice").is_dir():
         npm = shutil.which("npm")
         if npm is None:
             return None
         installed = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund"], cwd=PEER_DIR, capture_output=True, text=True, timeout=600
+            [npm, "install", "--no-audit", "--no-fund"], cwd=peer_dir, capture_output=True, text=True, timeout=600
         )
         if installed.returncode != 0:
             print(f"(peer: npm install failed: {installed.stderr.strip()[-300:]})", file=sys.stderr)
             return None
     done = subprocess.run(
-        [node, str(PEER_DIR / "peer_keystroke.js"), str(path), "--runs", "7"],
+        [node, str(peer_dir / "peer_keystroke.js"), str(path), "--runs", "7"],
         capture_output=True,
         text=True,
         timeout=1800,
@@ -165,6 +176,195 @@ def peer_keystroke(path: Path) -> float | None:
         print(f"(peer failed: {done.stderr.strip()[-300:]})", file=sys.stderr)
         return None
     return float(json.loads(done.stdout.strip().splitlines()[-1])["keystroke_median_ms"])
+
+
+def keystrokes(client: LspClient, uri: str, text: str, edit: int, runs: int, first_version: int) -> list[float]:
+    """Milliseconds from a one-character edit (alternating "x" and the original) to its publishDiagnostics."""
+    start, end = position(text, edit), position(text, edit + 1)
+    original = text[edit]
+    times: list[float] = []
+    version = first_version
+    for round_ in range(runs):
+        version += 1
+        sent = client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [
+                    {"range": {"start": start, "end": end}, "text": "x" if round_ % 2 == 0 else original}
+                ],
+            },
+        )
+        arrived, _ = client.wait(_published(version), timeout=600)
+        times.append((arrived - sent) * 1000)
+    return times
+
+
+def _published(version: int) -> Any:
+    return lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == version
+
+
+@dataclass
+class Case:
+    name: str
+    what: str
+    median: str
+    p95: str
+    rss_mb: float | None = None
+    peer: str = "n/a"
+    ratio: str = "n/a"
+
+
+def _start(python: str, root: Path) -> LspClient:
+    client = LspClient([python, "-m", "toolsense", "serve"], cwd=str(root))
+    client.request(
+        "initialize",
+        {
+            "processId": os.getpid(),
+            "rootUri": root.resolve().as_uri(),
+            "capabilities": {
+                "textDocument": {"publishDiagnostics": {"versionSupport": True}},
+                "window": {"workDoneProgress": True},
+            },
+            "initializationOptions": {"diagnostics": {"debounce_ms": 0}},
+        },
+        timeout=600,
+    )
+    return client
+
+
+def _open(client: LspClient, path: Path) -> tuple[str, str, float]:
+    text = path.read_text(encoding="utf-8")
+    uri = path.resolve().as_uri()
+    sent = client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}
+    )
+    arrived, _ = client.wait(_published(1), timeout=600)
+    return uri, text, (arrived - sent) * 1000
+
+
+def _ms(values: list[float]) -> tuple[str, str]:
+    return f"{statistics.median(values):,.1f} ms", f"{pct(values, 0.95):,.1f} ms"
+
+
+def case_engine(path: Path, python: str, peer_ms: float | None) -> Case:
+    done = subprocess.run(
+        [python, str(Path(__file__).resolve().parent / "engine.py"), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=True,
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    wall = figures["wall_s"] * 1000
+    return Case(
+        "engine",
+        f"cold check of {path.name}, one process (CPU {figures['cpu_s']:.2f} s)",
+        f"{wall:,.0f} ms",
+        "—",
+        figures["peak_rss_mb"],
+        f"{peer_ms:,.0f} ms" if peer_ms is not None else "n/a",
+        f"{peer_ms / wall:.2f}×" if peer_ms is not None else "n/a",
+    )
+
+
+def case_indexing(path: Path, count: int, runs: int, python: str, peer_ms: float | None) -> Case:
+    """Keystrokes while the server indexes a second file of the same size (and checks the open one)."""
+    folder = path.parent.parent / f"indexing{count}"
+    folder.mkdir(parents=True, exist_ok=True)
+    opened = folder / path.name
+    if not opened.exists():
+        opened.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    other = folder / f"other_{count}.json"
+    if not other.exists():
+        other.write_text(tools_text(count, seed=11), encoding="utf-8")
+    client = _start(python, folder)
+    try:
+        initialized = client.notify("initialized", {})
+        uri, text, _ = _open(client, opened)
+        edit, _, _ = targets(text)
+        times = keystrokes(client, uri, text, edit, runs, 1)
+        ended = client.wait_progress_end()
+        rss = client.peak_rss_mb()
+    finally:
+        client.close()
+    median, p95 = _ms(times)
+    return Case(
+        "while indexing",
+        f"keystroke in {path.name} while a second {count:,}-tool file is indexed "
+        f"(indexing ended {ended - initialized:.1f} s after start)",
+        median,
+        p95,
+        rss,
+        f"{peer_ms:,.0f} ms" if peer_ms is not None else "n/a",
+        f"{peer_ms / statistics.median(times):,.0f}×" if peer_ms is not None else "n/a",
+    )
+
+
+def case_workspace(folder: Path, files: int, runs: int, python: str) -> Case:
+    """Keystrokes in one small file while a workspace of many small files is indexed; time to index it."""
+    client = _start(python, folder)
+    try:
+        initialized = client.notify("initialized", {})
+        opened = folder / "pkg_0000" / "tools_000000.tools.json"
+        uri, text, _ = _open(client, opened)
+        edit = text.index('"description": "') + len('"description": "') + 2
+        times = keystrokes(client, uri, text, edit, runs, 1)
+        ended = client.wait_progress_end()
+        rss = client.peak_rss_mb()
+    finally:
+        client.close()
+    median, p95 = _ms(times)
+    return Case(
+        f"{files:,} files",
+        f"keystroke in a small file while the workspace is indexed (indexed in {ended - initialized:.1f} s)",
+        median,
+        p95,
+        rss,
+    )
+
+
+_MEASURED = """
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": time.perf_counter() - started, "cpu": usage.ru_utime + usage.ru_stime,
+                  "rss_mb": usage.ru_maxrss / 1024, "stderr": done.stderr}))
+"""
+
+
+def case_cli(folder: Path, files: int, jobs: int, python: str) -> Case:
+    """The CLI in a fresh parent process, so CPU (all its processes) and peak RSS (its largest) are its own."""
+    done = subprocess.run(
+        [python, "-c", _MEASURED, python, "-m", "toolsense", "check", ".", "--stats", "--jobs", str(jobs)],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=True,
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    stats = figures["stderr"].strip().splitlines()[-1] if figures["stderr"].strip() else "?"
+    rate = stats.split(", ")[-1].split(" files/s")[0] if "files/s" in stats else "?"
+    return Case(
+        "CLI",
+        f"`toolsense check --jobs {jobs}` on {files:,} files: {rate} files/s, CPU {figures['cpu']:.1f} s",
+        f"{figures['wall']:,.1f} s",
+        "—",
+        figures["rss_mb"],
+    )
+
+
+def cases_table(cases: list[Case]) -> str:
+    rows = [
+        "| case | what | median (or total) | p95 | peak RSS | peer | peer ÷ toolsense |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for c in cases:
+        rss = f"{c.rss_mb:,.0f} MB" if c.rss_mb is not None else "n/a"
+        rows.append(f"| {c.name} | {c.what} | {c.median} | {c.p95} | {rss} | {c.peer} | {c.ratio} |")
+    return "\n".join(rows)
 
 
 def table(results: list[Result]) -> str:
@@ -193,7 +393,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=40, help="timed repetitions per measurement")
     parser.add_argument("--out", type=Path, default=Path("/tmp/toolsense-bench"), help="where files are generated")
     parser.add_argument("--no-peer", action="store_true", help="skip the VS Code JSON language service column")
+    parser.add_argument("--peer-dir", type=Path, default=PEER_DIR, help="the peer benchmark (shared/peer-bench)")
     parser.add_argument("--python", default=sys.executable, help="the interpreter that runs the server")
+    parser.add_argument(
+        "--cases",
+        nargs="*",
+        default=list(CASES),
+        choices=CASES,
+        help="the cases at the largest size after the per-size table (none: only the per-size table)",
+    )
+    parser.add_argument("--files", type=int, default=20_000, help="files of the workspace and CLI cases")
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="CLI case: --jobs")
     args = parser.parse_args()
     results = []
     for count in args.sizes:
@@ -204,7 +414,7 @@ def main() -> None:
             path.write_text(tools_text(count), encoding="utf-8")
         result = run_one(path, count, args.runs, args.python)
         if not args.no_peer:
-            result.peer_ms = peer_keystroke(path)
+            result.peer_ms = peer_keystroke(path, args.peer_dir)
         print(
             f"N={count}: cold {result.cold_open_ms:.0f} ms, keystroke median {statistics.median(result.keystroke):.1f}"
             f" ms ({result.diagnostics_after_edit} diagnostics after the edit), completion "
@@ -214,6 +424,26 @@ def main() -> None:
         )
         results.append(result)
     print(table(results))
+    if not args.cases or not results:
+        return
+    largest = results[-1]
+    path = args.out / f"n{largest.count}" / f"tools_{largest.count}.json"
+    cases: list[Case] = []
+    if "engine" in args.cases:
+        cases.append(case_engine(path, args.python, largest.peer_ms))
+    if "indexing" in args.cases:
+        cases.append(case_indexing(path, largest.count, args.runs, args.python, largest.peer_ms))
+    workspace = args.out / f"ws{args.files}"
+    if {"workspace", "cli"} & set(args.cases) and not (workspace / "pkg_0000").is_dir():
+        write_workspace(workspace, args.files)
+    if "workspace" in args.cases:
+        cases.append(case_workspace(workspace, args.files, args.runs, args.python))
+    if "cli" in args.cases:
+        cases.append(case_cli(workspace, args.files, 1, args.python))
+        if args.jobs > 1:
+            cases.append(case_cli(workspace, args.files, args.jobs, args.python))
+    print()
+    print(cases_table(cases))
 
 
 if __name__ == "__main__":

@@ -16,14 +16,18 @@ import contextlib
 import json
 import os
 import sys
+import time
 import traceback
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .engine.checker import Diagnostic
 from .engine.findings import Severity
 from .settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
+
+if TYPE_CHECKING:
+    from .engine.parallel import PoolCheck
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141
@@ -91,6 +95,13 @@ def _parser() -> argparse.ArgumentParser:
     from .mcp_live.options import add_live_options
 
     add_live_options(check)
+    check.add_argument(
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help="worker processes checking files (default: the cores available; one for --fix and --diff)",
+    )
+    check.add_argument("--stats", action="store_true", help="print files/s on stderr (always on a terminal)")
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (for debugging)")
@@ -116,6 +127,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     schema.add_argument("--python-path", action="append", default=[], help="extra import path (repeatable)")
     return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of jobs, got {text!r}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -294,15 +315,23 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .usermodels import load_models_for_cli
 
     workspace.models = load_models_for_cli(settings, root, err)
-    workspace.add(paths)
+    started = time.perf_counter()
+    pooled = _pool(args, paths, settings, root)
+    if pooled is None:
+        workspace.add(paths)
     from .engine.registry_files import load_registry_extras
 
-    extra_problems = load_registry_extras(workspace.registry, settings, root)
+    extra_problems = load_registry_extras(pooled.registry if pooled else workspace.registry, settings, root)
     if extra_problems:
+        if pooled is not None:
+            pooled.close()
         for extra_problem in extra_problems:
             err.write(f"toolsense: invalid configuration: {extra_problem}\n")
         return EXIT_USAGE
-    results = workspace.check_all()
+    results = pooled.check() if pooled is not None else workspace.check_all()
+    file_count = pooled.file_count if pooled is not None else len(workspace.files)
+    if args.format == "text" and (args.stats or err.isatty()):
+        _throughput(file_count, time.perf_counter() - started, pooled.jobs if pooled is not None else 1, err)
     if live is not None:
         live.merge(results)
     if args.fix or args.diff:
@@ -322,7 +351,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for d in shown_diags:
                 out.write(_github(shown_path, d) + "\n")
     else:
-        _text(shown, out, len(workspace.files))
+        _text(shown, out, file_count)
     internal = sum(1 for diags in results.values() for d in diags if d.code == "TS900")
     if internal:
         # A check crashed: the diagnostics above are incomplete, and that is toolsense's fault, not the files'.
@@ -333,6 +362,23 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_INTERNAL
     has_error = any(d.severity == Severity.ERROR for diags in results.values() for d in diags)
     return EXIT_FINDINGS if has_error else EXIT_OK
+
+
+def _pool(args: argparse.Namespace, paths: list[Path], settings: Settings, root: Path) -> PoolCheck | None:
+    """Worker processes for the check, or None for one process: one job, little work (unless --jobs says so),
+    or fixes (applied and re-checked in place)."""
+    if args.fix or args.diff:
+        return None
+    from .engine.parallel import default_jobs, pool_check
+
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    return pool_check(paths, settings, root, jobs, always=args.jobs is not None)
+
+
+def _throughput(files: int, seconds: float, jobs: int, err: TextIO) -> None:
+    rate = files / seconds if seconds > 0 else float("inf")
+    err.write(f"toolsense: {files} file{'s' if files != 1 else ''} in {seconds:.2f} s, {rate:,.0f} files/s")
+    err.write(f" ({jobs} process{'es' if jobs != 1 else ''})\n")
 
 
 def _display(path: Path, cwd: Path) -> str:

@@ -7,6 +7,7 @@ again; the others keep their value and findings (their pointers are relative, so
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -91,6 +92,7 @@ class UnitCache:
 
     units: dict[tuple[int, int], _CachedUnit] = field(default_factory=dict)
     content: dict[bytes, _CachedUnit] = field(default_factory=dict)
+    """By a digest of the unit's bytes (a file that breaks and heals finds its units again)."""
     document_serial: int | None = None
     seen_edits: int = 0
 
@@ -123,7 +125,10 @@ def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | 
 
 SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
-_CONTENT_KEY_LIMIT = 1 << 20
+
+def _content_digest(document: Document, start: int, end: int) -> bytes:
+    """A unit's bytes as a cache key: a digest, so the cache does not hold a second copy of the file."""
+    return hashlib.blake2b(document.data[start:end], digest_size=20).digest()
 
 
 def resolve_severity(finding: Finding, ctx: CheckContext) -> Severity | None:
@@ -282,7 +287,7 @@ def _read_units(
             entry.unit = _moved(entry.unit, span.pointer, delta)
         else:
             unit = read_unit(document, span)
-            content_key = document.slice(*key) if key[1] <= size and key[1] - key[0] <= _CONTENT_KEY_LIMIT else None
+            content_key = _content_digest(document, *key) if key[1] <= size else None
             reuse = cache.content.get(content_key) if content_key is not None else None
             entry = _CachedUnit(unit, content_key)
             if reuse is not None and reuse.unit.kind == unit.kind:

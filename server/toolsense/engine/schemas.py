@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import difflib
 import functools
+import operator
 import re
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -310,3 +311,141 @@ def _pair_index(pool: tuple[str, ...]) -> _PairIndex:
         if low:
             by_start.setdefault((low[0], len(low)), []).append(position)
     return _PairIndex(pairs, by_start)
+
+
+# --- a value that certainly satisfies a schema: the common case, decided without building a validator ------
+
+_BOUNDS: dict[str, Callable[[Any, Any], bool]] = {
+    "minimum": operator.ge,
+    "maximum": operator.le,
+    "exclusiveMinimum": operator.gt,
+    "exclusiveMaximum": operator.lt,
+}
+_LENGTHS: dict[str, tuple[type[str | list[Any] | dict[str, Any]], bool]] = {
+    "minLength": (str, False),
+    "maxLength": (str, True),
+    "minItems": (list, False),
+    "maxItems": (list, True),
+    "minProperties": (dict, False),
+    "maxProperties": (dict, True),
+}
+_LATER = frozenset({"properties", "required", "additionalProperties", "items", "format"})
+"""Checked with the value's members below; `format` never fails without a format checker (toolsense has none)."""
+_MAX_QUICK_DEPTH = 48
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _has_type(value: Any, name: Any) -> bool | None:
+    """Whether value is of the JSON type; None when plain Python cannot say it exactly (floats as integers,
+    unknown type names)."""
+    if name == "string":
+        return isinstance(value, str)
+    if name == "object":
+        return isinstance(value, dict)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "null":
+        return value is None
+    if name == "number":
+        return _is_number(value)
+    if name == "integer":
+        return None if type(value) is float else type(value) is int
+    return None
+
+
+def _same(value: Any, allowed: Any) -> bool:
+    """Certainly equal under JSON Schema's equality: only for scalars of one exact type (1 ≠ true there)."""
+    return type(value) is type(allowed) and type(value) in (str, int, bool, type(None)) and value == allowed
+
+
+def certainly_valid(schema: Any, value: Any, validating: frozenset[str], depth: int = 0) -> bool:
+    """True only when value certainly satisfies schema: every validating keyword present (`validating`, the
+    dialect's validator keywords) is one checked here exactly, and passes. False means "ask the validator" —
+    never "invalid". Examples and tool calls are mostly valid; this answers them in microseconds, and the
+    validator (with its messages) runs only for the rest."""
+    if schema is True:
+        return True
+    if type(schema) is not dict or depth > _MAX_QUICK_DEPTH:
+        return False
+    for key, argument in schema.items():
+        if key not in validating:
+            if key == "$id":
+                return False  # an $id to resolve: the validator decides
+            continue
+        if key in _LATER:
+            continue
+        if key == "type":
+            if not _typed(value, argument):
+                return False
+        elif key == "enum":
+            if type(argument) is not list or not any(_same(value, allowed) for allowed in argument):
+                return False
+        elif key == "const":
+            if not _same(value, argument):
+                return False
+        elif key in _BOUNDS:
+            if _is_number(value) and (not _is_number(argument) or not _BOUNDS[key](value, argument)):
+                return False
+        elif key in _LENGTHS:
+            applies_to, is_max = _LENGTHS[key]
+            if type(argument) is not int:
+                return False
+            if isinstance(value, applies_to):
+                size = len(value)  # code points for strings, as jsonschema counts
+                if size > argument if is_max else size < argument:
+                    return False
+        elif key == "allOf":
+            if type(argument) is not list or not argument:
+                return False
+            if not all(certainly_valid(branch, value, validating, depth + 1) for branch in argument):
+                return False
+        elif key == "anyOf":
+            # jsonschema tries the branches in order and stops at the first that passes; a branch before it may
+            # fail or break (an invalid subschema), which only the validator can tell apart: the first must pass.
+            if type(argument) is not list or not argument:
+                return False
+            if not certainly_valid(argument[0], value, validating, depth + 1):
+                return False
+        else:
+            return False  # $ref, pattern, oneOf, patternProperties, not, if, …: the validator decides
+    if type(value) is dict:
+        return _object_valid(schema, value, validating, depth)
+    if type(value) is list and "items" in schema:
+        items = schema["items"]
+        if not isinstance(items, (dict, bool)):
+            return False
+        return all(certainly_valid(items, item, validating, depth + 1) for item in value)
+    return "required" not in schema or type(schema["required"]) is list
+
+
+def _typed(value: Any, kind: Any) -> bool:
+    if type(kind) is str:
+        return _has_type(value, kind) is True
+    if type(kind) is not list or not kind:
+        return False
+    answers = [_has_type(value, k) for k in kind]
+    return None not in answers and True in answers
+
+
+def _object_valid(schema: dict[str, Any], value: dict[str, Any], validating: frozenset[str], depth: int) -> bool:
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(name, str) and name in value for name in required):
+        return False
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        return False
+    extra = schema.get("additionalProperties", True)
+    if not isinstance(extra, (bool, dict)):
+        return False
+    for key, item in value.items():
+        sub = properties.get(key, extra)
+        if key not in properties and sub is False:
+            return False
+        if sub is not True and not certainly_valid(sub, item, validating, depth + 1):
+            return False
+    return True

@@ -99,9 +99,10 @@ class LoadedFile:
     problem: Diagnostic | None = None
 
 
-def load_file(path: Path, max_bytes: int | None = None) -> LoadedFile:
-    """Read a file as UTF-8 JSON; unreadable, non-UTF-8 or too-large files give one clear diagnostic."""
-    uri = path_to_uri(path)
+def load_file(path: Path, max_bytes: int | None = None, uri: str | None = None) -> LoadedFile:
+    """Read a file as UTF-8 JSON; unreadable, non-UTF-8 or too-large files give one clear diagnostic. `uri`:
+    the path's URI when the caller has it already (resolving a path costs a system call per folder)."""
+    uri = uri if uri is not None else path_to_uri(path)
     try:
         data = read_regular_file(path, max_bytes)
     except FileTooLarge as error:

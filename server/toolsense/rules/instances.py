@@ -32,6 +32,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 
 from ..engine import regexes
+from ..engine.schemas import certainly_valid
 from ..models.errors import ValidationIssue
 
 _TYPE_ERROR_FOR = {
@@ -274,6 +275,11 @@ def build_validator(schema: Any, dialect: str | None) -> Validator:
 # --- errors → issues -------------------------------------------------------------------------------------
 
 
+_QUICK_KEYWORDS: dict[type[Validator], frozenset[str]] = {
+    cls: frozenset(cls.VALIDATORS) for cls in (Draft7Validator, Draft202012Validator)
+}
+
+
 @dataclass(frozen=True)
 class InstanceResult:
     issues: list[ValidationIssue]
@@ -329,6 +335,9 @@ def _instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budg
     notes: list[str] = []
     if not isinstance(schema, (dict, bool)):
         return InstanceResult([], ["the schema is not a JSON Schema object"])
+    quick = _QUICK_KEYWORDS.get(validator_class(schema, dialect))
+    if quick is not None and certainly_valid(schema, instance, quick):
+        return InstanceResult([], [])  # the common case, without building a validator
     try:
         validator = build_validator(schema, dialect)
     except Exception as error:  # an unusable schema: its own rules report why
