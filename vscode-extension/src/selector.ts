@@ -13,7 +13,15 @@ export const DEFAULT_TOOL_CALL_GLOBS = [
   '**/tool_calls/*.json',
   '**/calls/*.json',
 ];
-export const DEFAULT_GLOBS = [...DEFAULT_TOOL_GLOBS, ...DEFAULT_AUTOMATION_GLOBS, ...DEFAULT_TOOL_CALL_GLOBS];
+/** MCP client configurations (VS Code's `.vscode/mcp.json`, Cursor's `mcp.json`, Claude Code's `.mcp.json`, Claude
+ * Desktop's): the server checks their entries and offers "Check this server's tools" on each. */
+export const DEFAULT_MCP_CONFIG_GLOBS = ['**/mcp.json', '**/.mcp.json', '**/claude_desktop_config.json'];
+export const DEFAULT_GLOBS = [
+  ...DEFAULT_TOOL_GLOBS,
+  ...DEFAULT_AUTOMATION_GLOBS,
+  ...DEFAULT_TOOL_CALL_GLOBS,
+  ...DEFAULT_MCP_CONFIG_GLOBS,
+];
 
 export const LANGUAGES = ['json', 'jsonc'] as const;
 export const SCHEMES = ['file', 'untitled'] as const;

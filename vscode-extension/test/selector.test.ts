@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { buildDocumentSelector, DEFAULT_GLOBS, handledGlobs, normalizeGlob } from '../src/selector';
 
 describe('document selector', () => {
-  it('has the ten default globs', () => {
+  it('has the thirteen default globs', () => {
     assert.deepEqual(DEFAULT_GLOBS, [
       '**/*.tool.json',
       '**/*.tools.json',
@@ -15,6 +15,9 @@ describe('document selector', () => {
       '**/*.tool-call.json',
       '**/tool_calls/*.json',
       '**/calls/*.json',
+      '**/mcp.json',
+      '**/.mcp.json',
+      '**/claude_desktop_config.json',
     ]);
   });
 
