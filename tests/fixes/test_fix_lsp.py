@@ -16,6 +16,7 @@ import pytest
 import pytest_lsp
 from fixkit import WORKSPACE, loads
 from lsprotocol import types
+from lspstop import stop_server
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from waiting import until_async
 
@@ -76,7 +77,7 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest, roo
 
     await until_async(indexed, "the workspace indexed")
     yield
-    await lsp_client.shutdown_session()
+    await stop_server(lsp_client)
 
 
 # --- a tiny client-side editor ------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ what the server sends (diagnostics for a given version, messages, progress) with
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from lspstop import stop_server
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
@@ -190,8 +190,7 @@ class Session:
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_client))
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     yield
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(lsp_client.shutdown_session(), 10)
+    await stop_server(lsp_client)
 
 
 @pytest.fixture

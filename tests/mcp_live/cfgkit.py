@@ -4,7 +4,6 @@ the server asked to show), which the "Check this server's tools" command sends."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from lspstop import stop_server
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
@@ -106,8 +106,7 @@ class ConfigSession:
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_client))
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     yield
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(lsp_client.shutdown_session(), 10)
+    await stop_server(lsp_client)
 
 
 @pytest.fixture

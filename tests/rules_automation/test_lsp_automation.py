@@ -12,6 +12,7 @@ import pytest
 import pytest_lsp
 from autokit import TOOLS
 from lsprotocol import types
+from lspstop import stop_server
 from pytest_lsp import ClientServerConfig, LanguageClient
 from waiting import until_async
 
@@ -66,7 +67,7 @@ async def client(lsp_client: LanguageClient, workspace: Path):  # type: ignore[n
     )
     await lsp_client.initialize_session(params)
     yield
-    await lsp_client.shutdown_session()
+    await stop_server(lsp_client)
 
 
 def _uri(workspace: Path) -> str:

@@ -4,8 +4,6 @@ entry, and the tool-help providers answer hover and completion."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -15,6 +13,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from lspstop import stop_server
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
@@ -42,8 +41,7 @@ def make_client() -> LanguageClient:
 )
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     yield
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(lsp_client.shutdown_session(), 10)
+    await stop_server(lsp_client)
 
 
 async def until(condition: Callable[[], Any], what: str) -> Any:
