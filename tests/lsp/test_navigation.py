@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import Session, at, find, span
+from conftest import Session, at, find, neovim_capabilities, span
 from lsprotocol import types
 from samples import SEND_TOOL, WEATHER_TOOLS, automation
 
@@ -58,8 +58,6 @@ async def test_hover_plain_text_for_a_client_without_markdown(session: Session) 
 
 
 def session_caps_without_markdown() -> types.ClientCapabilities:
-    from conftest import neovim_capabilities
-
     caps = neovim_capabilities()
     assert caps.text_document is not None
     caps.text_document.hover = types.HoverClientCapabilities(content_format=[types.MarkupKind.PlainText])

@@ -452,3 +452,12 @@ def test_a_forced_dialect_reaches_the_messages(tmp_path: Path) -> None:
     assert report is not None
     (unknown,) = [d for d in report.diagnostics if d.code == "TS101"]
     assert unknown.message.startswith("Unknown property 'strict' in Gemini function declaration 'get_weather'.")
+
+
+def test_a_bare_tool_input_is_a_call_only_where_a_folder_of_calls_says_so() -> None:
+    text = dumps({"name": "get_weather", "input": {"town": "Oslo"}})
+    assert units_of(text, "file:///w/calls/weather.json") == (
+        "tool_call",
+        [("tool_call", (), "anthropic-call", "file")],
+    )
+    assert units_of(text, "file:///w/data.json") == (None, [])

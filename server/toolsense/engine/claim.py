@@ -99,6 +99,7 @@ REQUEST_KEYS = frozenset(
 )
 LIST_RESULT_KEYS = frozenset({"tools", "nextCursor", "_meta", "ttlMs", "cacheScope", "resultType"})
 _SAMPLE = 16
+_BARE_CALL_KEYS = frozenset({"name", "input", "id"})
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,10 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
         return Detected("tool_call", Dialect.ANTHROPIC_CALL)
     if kind == "function_call" and (named or relaxed):
         return Detected("tool_call", Dialect.OPENAI_RESPONSES_CALL)
+    if relaxed and named and isinstance(value.get("input"), Mapping) and value.keys() <= _BARE_CALL_KEYS:
+        # A tool's input as the model sent it, without the content block's `type` (a log, a fixture): in a folder
+        # of calls that is what it is.
+        return Detected("tool_call", Dialect.ANTHROPIC_CALL)
     if isinstance(value.get("toolUse"), Mapping):
         return Detected("tool_call", Dialect.BEDROCK_CALL)
     function = value.get("function")
