@@ -3,7 +3,6 @@ the server asked to show), which the "Check this server's tools" command sends."
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,6 +15,7 @@ from lspstop import stop_server
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from waiting import until_async
 
 SERVER = [sys.executable, "-m", "toolsense", "serve"]
 
@@ -82,15 +82,7 @@ class ConfigSession:
         return self.client.shown  # type: ignore[attr-defined, no-any-return]
 
     async def until(self, condition: Any, what: str, timeout: float = 60.0) -> Any:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if loop.time() > deadline:
-                raise AssertionError(f"timed out waiting for {what}")
-            await asyncio.sleep(0.02)
+        return await until_async(condition, what, timeout)
 
     async def diagnostics(self, uri: str, predicate: Any = None) -> list[types.Diagnostic]:
         def found() -> list[types.Diagnostic] | None:
