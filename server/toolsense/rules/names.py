@@ -106,12 +106,14 @@ def tool_name(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         return
     checked: set[str] = set()
     own = DIALECT_PROFILE.get(view.dialect)
-    if own == "openai" and not _surely_openai(unit) and re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", view.name):
-        own = None  # the bare {name, parameters} shape feeds Gemini and MCP too, which allow '.' and ':'
+    # The bare {name, description, parameters} is OpenAI's shape but also MCP servers' and Gemini's, until the file
+    # says it is OpenAI's: there '.' and ':' are fine and OpenAI's other name rules are warnings.
+    generic = view.dialect == "openai-flat" and not _surely_openai(unit) and not ctx.facts.sent_as_is
+    if own == "openai" and generic and re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", view.name):
+        own = None
     profiles = [(p, True) for p in enabled_profiles(ctx.settings)]
     if own is not None:
         profiles.insert(0, (own, False))
-    generic = not explicit_dialect(view) and not ctx.facts.sent_as_is
     for profile, explicit in profiles:
         pattern = PROFILES[profile].name_pattern
         if pattern in checked and profile != "mcp":
@@ -119,17 +121,9 @@ def tool_name(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         checked.add(pattern)
         for finding in _name_findings(view, profile, explicit):
             if generic and not explicit and finding.code == BAD_NAME.code:
-                # A bare {name, description, parameters} is OpenAI's shape but also MCP servers' and Gemini's:
-                # `calendar.create_event` is fine there, so OpenAI's rule is a warning until the file says OpenAI.
                 finding = dataclasses.replace(finding, severity=Severity.WARNING)
             yield finding
     yield from _elsewhere(view, ctx, unit.origin)
-
-
-def explicit_dialect(view: ToolView) -> bool:
-    """The tool says which provider it is for (`input_schema`, `type: "function"`, `inputSchema`), rather than the
-    bare `{name, description, parameters}` many formats share."""
-    return view.dialect != "openai-flat" or view.value.get("type") == "function"
 
 
 def _surely_openai(unit: Unit) -> bool:
