@@ -1,3 +1,3 @@
-from toolsense.cli import main
+from toolsense.cli.app import main
 
 raise SystemExit(main())

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import toolsense.rules  # noqa: F401  (registers every rule family)
-from toolsense.cli import load_settings_for
+from toolsense.cli.app import load_settings_for
 from toolsense.document.document import Document
 from toolsense.engine.checker import Diagnostic, UnitCache, check_document
 from toolsense.engine.findings import Fix, InsertMembers, ReplaceValue

@@ -26,7 +26,7 @@ from toolsense.engine.findings import (
     ReplaceInString,
     ReplaceValue,
 )
-from toolsense.fixes import _plain, apply_edits, edits_for_fix, snippet_escape
+from toolsense.fixes.edits import _plain, apply_edits, edits_for_fix, snippet_escape
 
 keys = st.text(alphabet='abcé"\\/ \t😀', min_size=0, max_size=5)
 scalars = st.one_of(

@@ -19,7 +19,7 @@ from toolsense.engine.findings import (
     ReplaceInString,
     ReplaceValue,
 )
-from toolsense.fixes import (
+from toolsense.fixes.edits import (
     Composed,
     TextEdit,
     _plain,

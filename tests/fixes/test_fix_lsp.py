@@ -22,7 +22,7 @@ from waiting import until_async
 
 from toolsense.document.document import Document
 from toolsense.document.lines import Position
-from toolsense.fixes import TextEdit, _plain, apply_edits
+from toolsense.fixes.edits import TextEdit, _plain, apply_edits
 
 PROFILES = {
     "vscode": "visual-studio-code",

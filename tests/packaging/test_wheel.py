@@ -51,7 +51,7 @@ def test_wheel_and_sdist_contents(dist: Dist) -> None:
     assert packages <= {n.rsplit("/", 1)[0] for n in names}, "a subpackage is missing from the wheel"
     assert "toolsense/py.typed" in names
     entry_points = zipfile.ZipFile(dist.wheel).read(f"toolsense-{VERSION}.dist-info/entry_points.txt").decode()
-    assert "toolsense = toolsense.cli:main" in entry_points
+    assert "toolsense = toolsense.cli.app:main" in entry_points
     with tarfile.open(dist.sdist) as archive:
         sdist = archive.getnames()
     members = ("pyproject.toml", "README.md", "LICENSE", "server/toolsense/__init__.py", "server/toolsense/py.typed")

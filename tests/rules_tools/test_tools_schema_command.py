@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from toolsense.cli.schema_command import generate_schema, print_schema, tool_definition
 from toolsense.models import ENUM_SCHEMAS
 from toolsense.rules.tooldef import is_object_schema, walk_schema
-from toolsense.schema_command import generate_schema, print_schema, tool_definition
 
 FIXTURES = str(Path(__file__).resolve().parent / "fixtures")
 

@@ -22,12 +22,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from .engine.checker import Diagnostic
-from .engine.findings import Severity
-from .settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
+from ..engine.checker import Diagnostic
+from ..engine.findings import Severity
+from ..settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
 
 if TYPE_CHECKING:
-    from .engine.parallel import PoolCheck
+    from ..engine.parallel import PoolCheck
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141
@@ -64,7 +64,7 @@ def package_version() -> str:
     try:
         return version("toolsense")
     except PackageNotFoundError:
-        from . import __version__
+        from .. import __version__
 
         return __version__
 
@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument("--diff", action="store_true", help="show the fixes as a diff, write nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change meaning")
-    from .mcp_live.options import add_live_options
+    from ..mcp_live.options import add_live_options
 
     add_live_options(check)
     check.add_argument(
@@ -222,7 +222,7 @@ def own_stdout() -> Iterator[TextIO]:
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
-    from .lsp.server import run
+    from ..lsp.server import run
 
     if args.tcp:
         return int(run(args.tcp, args.log_level))
@@ -238,8 +238,8 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _rules(markdown: bool, out: TextIO) -> int:
-    from .engine.catalog import CATALOG
-    from .rules import structure  # noqa: F401  (registers the rules)
+    from ..engine.catalog import CATALOG
+    from ..rules import structure  # noqa: F401  (registers the rules)
 
     if markdown:
         out.write(CATALOG.markdown() + "\n")
@@ -288,8 +288,8 @@ def _print_problems(problems: list[SettingsProblem], err: TextIO) -> None:
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .engine.workspace import Workspace
-    from .rules import structure  # noqa: F401
+    from ..engine.workspace import Workspace
+    from ..rules import structure  # noqa: F401
 
     paths: list[Path] = list(args.paths)
     loaded = load_settings_for(paths, args.config, err)
@@ -298,7 +298,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     settings, root = loaded
     live = None
     if args.mcp_server or args.mcp_url:
-        from .mcp_live.run import run_cli
+        from ..mcp_live.run import run_cli
 
         live = run_cli(args, settings, err)
         if live is None:
@@ -312,14 +312,14 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"toolsense: no such file or directory: {path}\n")
         return EXIT_USAGE
     workspace = Workspace(settings)
-    from .usermodels import load_models_for_cli
+    from ..usermodels import load_models_for_cli
 
     workspace.models = load_models_for_cli(settings, root, err)
     started = time.perf_counter()
     pooled = _pool(args, paths, settings, root)
     if pooled is None:
         workspace.add(paths)
-    from .engine.registry_files import load_registry_extras
+    from ..engine.registry_files import load_registry_extras
 
     extra_problems = load_registry_extras(pooled.registry if pooled else workspace.registry, settings, root)
     if extra_problems:
@@ -335,7 +335,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if live is not None:
         live.merge(results)
     if args.fix or args.diff:
-        from .fixes import apply_fixes_to_workspace
+        from ..fixes import apply_fixes_to_workspace
 
         results = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
     cwd = Path.cwd()
@@ -369,7 +369,7 @@ def _pool(args: argparse.Namespace, paths: list[Path], settings: Settings, root:
     or fixes (applied and re-checked in place)."""
     if args.fix or args.diff:
         return None
-    from .engine.parallel import default_jobs, pool_check
+    from ..engine.parallel import default_jobs, pool_check
 
     jobs = args.jobs if args.jobs is not None else default_jobs()
     return pool_check(paths, settings, root, jobs, always=args.jobs is not None)

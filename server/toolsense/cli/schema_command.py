@@ -17,10 +17,10 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from .models.base import ENUM_SCHEMAS, EnumSchemaRegistry, strict_json_schema
-from .models.errors import format_validation_errors
-from .settings import Settings
-from .usermodels import load_models, split_target
+from ..models.base import ENUM_SCHEMAS, EnumSchemaRegistry, strict_json_schema
+from ..models.errors import format_validation_errors
+from ..settings import Settings
+from ..usermodels import load_models, split_target
 
 EXIT_OK, EXIT_USAGE = 0, 2
 

@@ -30,10 +30,10 @@ from typing import Any, TextIO
 
 from tree_sitter import Node, Point
 
-from .document.document import Document, new_parser
-from .document.jsontree import Location, Pointer, locate, pair_key, pairs, string_content_offsets, value_children
-from .engine.checker import Diagnostic
-from .engine.findings import (
+from ..document.document import Document, new_parser
+from ..document.jsontree import Location, Pointer, locate, pair_key, pairs, string_content_offsets, value_children
+from ..engine.checker import Diagnostic
+from ..engine.findings import (
     Fix,
     FixEdit,
     InsertMembers,
@@ -43,8 +43,8 @@ from .engine.findings import (
     ReplaceInString,
     ReplaceValue,
 )
-from .engine.placement import syntax_errors
-from .engine.units import Unit
+from ..engine.placement import syntax_errors
+from ..engine.units import Unit
 
 __all__ = [
     "CLOSE_OBJECTS_TITLE",
@@ -893,8 +893,8 @@ def close_objects_fix(document: Document, kind_hint: Any = None, units: Sequence
 
     `units`: the file's units when a check has just read them (the language server's last report).
     """
-    from .engine.units import read_unit, split, with_dialects
-    from .models.definitions import SCHEMA_KEY
+    from ..engine.units import read_unit, split, with_dialects
+    from ..models.definitions import SCHEMA_KEY
 
     if units is None:
         file_split = split(document, kind_hint)
@@ -995,8 +995,8 @@ def apply_fixes_to_workspace(
 ) -> dict[Path, list[Diagnostic]]:
     """Fix every checked file (tool files first: fixing a tool may change what automations are checked
     against), write it back (or print a diff) and return the diagnostics that remain."""
-    from .engine.checker import UnitCache, check_document
-    from .engine.workspace import LoadedFile, document_tools
+    from ..engine.checker import UnitCache, check_document
+    from ..engine.workspace import LoadedFile, document_tools
 
     fixed_files = applied = 0
     order = sorted(results, key=lambda p: (workspace.kinds.get(p) != "tool", str(p)))

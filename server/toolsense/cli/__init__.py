@@ -1,0 +1,5 @@
+"""The command line: `toolsense check | serve | rules | schema`."""
+
+from .app import main
+
+__all__ = ["main"]
