@@ -26,7 +26,8 @@ from toolsense.engine.findings import (
     ReplaceInString,
     ReplaceValue,
 )
-from toolsense.fixes.edits import _plain, apply_edits, edits_for_fix, snippet_escape
+from toolsense.fixes import apply_edits, edits_for_fix, snippet_escape
+from toolsense.fixes.text import _plain
 
 keys = st.text(alphabet='abcé"\\/ \t😀', min_size=0, max_size=5)
 scalars = st.one_of(

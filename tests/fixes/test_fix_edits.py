@@ -9,6 +9,7 @@ from fixkit import assert_outside_unchanged, loads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolsense.cli.diff import unified_diff
 from toolsense.document.document import Document
 from toolsense.engine.findings import (
     Fix,
@@ -19,19 +20,9 @@ from toolsense.engine.findings import (
     ReplaceInString,
     ReplaceValue,
 )
-from toolsense.fixes.edits import (
-    Composed,
-    TextEdit,
-    _plain,
-    apply_edits,
-    choose_fix,
-    detect_eol,
-    detect_indent_unit,
-    edits_for_fix,
-    json_string,
-    snippet_escape,
-    unified_diff,
-)
+from toolsense.fixes import Composed, TextEdit, apply_edits, choose_fix, edits_for_fix, json_string, snippet_escape
+from toolsense.fixes.layout import detect_eol, detect_indent_unit
+from toolsense.fixes.text import _plain
 
 
 def run(text: str, *edits: FixEdit, snippets: bool = False) -> str | None:

@@ -22,7 +22,8 @@ from waiting import until_async
 
 from toolsense.document.document import Document
 from toolsense.document.lines import Position
-from toolsense.fixes.edits import TextEdit, _plain, apply_edits
+from toolsense.fixes import TextEdit, apply_edits
+from toolsense.fixes.text import _plain
 
 PROFILES = {
     "vscode": "visual-studio-code",

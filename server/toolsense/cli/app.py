@@ -335,7 +335,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if live is not None:
         live.merge(results)
     if args.fix or args.diff:
-        from ..fixes import apply_fixes_to_workspace
+        from .fix_files import apply_fixes_to_workspace
 
         results = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
     cwd = Path.cwd()
