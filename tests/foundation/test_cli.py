@@ -154,7 +154,7 @@ def test_github_annotations(workspace: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_github_escapes_newlines_and_percent() -> None:
-    from toolsense.cli.app import _github
+    from toolsense.cli.reporting import _github
     from toolsense.document.lines import Position, Range
     from toolsense.engine.checker import Diagnostic
     from toolsense.engine.findings import Severity

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hardkit import run_cli, tool, write_json
 
-from toolsense import cli
+from toolsense.cli import app as cli
 from toolsense.engine import catalog
 from toolsense.engine.context import CheckContext
 from toolsense.engine.findings import Finding

@@ -17,7 +17,7 @@ from hardkit import run_cli, tool, write_json
 from hardrpc import ServerProcess
 from waiting import until
 
-from toolsense import cli
+from toolsense.cli import app as cli
 
 BOUND_S = 60.0
 _CHATTY = textwrap.dedent(

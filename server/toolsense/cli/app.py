@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 import time
@@ -22,9 +21,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from ..engine.checker import Diagnostic
 from ..engine.findings import Severity
 from ..settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
+from .reporting import write_report
 
 if TYPE_CHECKING:
     from ..engine.parallel import PoolCheck
@@ -338,20 +337,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from .fix_files import apply_fixes_to_workspace
 
         results = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
-    cwd = Path.cwd()
-    shown = {_display(path, cwd): diags for path, diags in sorted(results.items())}
-    if args.format == "json":
-        out.write(json.dumps([d.to_json(path) for path, diags in shown.items() for d in diags], indent=2) + "\n")
-    elif args.format == "sarif":
-        from .reporting import sarif
-
-        out.write(json.dumps(sarif(shown), indent=2) + "\n")
-    elif args.format == "github":
-        for shown_path, shown_diags in shown.items():
-            for d in shown_diags:
-                out.write(_github(shown_path, d) + "\n")
-    else:
-        _text(shown, out, file_count)
+    write_report(args.format, results, file_count, out)
     internal = sum(1 for diags in results.values() for d in diags if d.code == "TS900")
     if internal:
         # A check crashed: the diagnostics above are incomplete, and that is toolsense's fault, not the files'.
@@ -379,43 +365,3 @@ def _throughput(files: int, seconds: float, jobs: int, err: TextIO) -> None:
     rate = files / seconds if seconds > 0 else float("inf")
     err.write(f"toolsense: {files} file{'s' if files != 1 else ''} in {seconds:.2f} s, {rate:,.0f} files/s")
     err.write(f" ({jobs} process{'es' if jobs != 1 else ''})\n")
-
-
-def _display(path: Path, cwd: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(cwd.resolve()))
-    except ValueError:
-        return str(path)
-
-
-def _text(shown: dict[str, list[Diagnostic]], out: TextIO, file_count: int) -> None:
-    counts = {s: 0 for s in Severity}
-    for path, diags in shown.items():
-        for d in diags:
-            counts[d.severity] += 1
-            start = d.range.start
-            out.write(f"{path}:{start.line + 1}:{start.character + 1}: {d.severity.label} {d.code} {d.message}\n")
-    summary = ", ".join(f"{n} {s.label}{'s' if n != 1 else ''}" for s, n in counts.items() if n)
-    out.write(f"Checked {file_count} file{'s' if file_count != 1 else ''}: {summary or 'no problems'}\n")
-
-
-_GITHUB_LEVEL = {
-    Severity.ERROR: "error",
-    Severity.WARNING: "warning",
-    Severity.INFORMATION: "notice",
-    Severity.HINT: "notice",
-}
-
-
-def _github(path: str, d: Diagnostic) -> str:
-    def escape(text: str) -> str:
-        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-    def prop(text: str) -> str:
-        return escape(text).replace(":", "%3A").replace(",", "%2C")
-
-    return (
-        f"::{_GITHUB_LEVEL[d.severity]} file={prop(path)},line={d.range.start.line + 1},"
-        f"col={d.range.start.character + 1},endLine={d.range.end.line + 1},"
-        f"endColumn={d.range.end.character + 1},title={prop(d.code)}::{escape(d.message)}"
-    )

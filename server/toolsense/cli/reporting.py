@@ -1,13 +1,32 @@
-"""Report formats for `toolsense check` beyond plain text: SARIF 2.1.0 for code scanning."""
+"""Report formats of `toolsense check`: text, JSON, SARIF 2.1.0 (code scanning), GitHub workflow commands."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from pathlib import Path
+from typing import Any, TextIO
 
 from .. import __version__
 from ..engine.catalog import CATALOG
 from ..engine.checker import Diagnostic
 from ..engine.findings import Severity
+
+
+def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file_count: int, out: TextIO) -> None:
+    """The diagnostics of every file in the chosen format; paths shown relative to the current folder."""
+    cwd = Path.cwd()
+    shown = {_display(path, cwd): diags for path, diags in sorted(results.items())}
+    if output_format == "json":
+        out.write(json.dumps([d.to_json(path) for path, diags in shown.items() for d in diags], indent=2) + "\n")
+    elif output_format == "sarif":
+        out.write(json.dumps(sarif(shown), indent=2) + "\n")
+    elif output_format == "github":
+        for shown_path, shown_diags in shown.items():
+            for d in shown_diags:
+                out.write(_github(shown_path, d) + "\n")
+    else:
+        _text(shown, out, file_count)
+
 
 _SARIF_LEVEL = {
     Severity.ERROR: "error",
@@ -73,3 +92,43 @@ def sarif(shown: dict[str, list[Diagnostic]]) -> dict[str, Any]:
             }
         ],
     }
+
+
+def _display(path: Path, cwd: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(cwd.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _text(shown: dict[str, list[Diagnostic]], out: TextIO, file_count: int) -> None:
+    counts = {s: 0 for s in Severity}
+    for path, diags in shown.items():
+        for d in diags:
+            counts[d.severity] += 1
+            start = d.range.start
+            out.write(f"{path}:{start.line + 1}:{start.character + 1}: {d.severity.label} {d.code} {d.message}\n")
+    summary = ", ".join(f"{n} {s.label}{'s' if n != 1 else ''}" for s, n in counts.items() if n)
+    out.write(f"Checked {file_count} file{'s' if file_count != 1 else ''}: {summary or 'no problems'}\n")
+
+
+_GITHUB_LEVEL = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFORMATION: "notice",
+    Severity.HINT: "notice",
+}
+
+
+def _github(path: str, d: Diagnostic) -> str:
+    def escape(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    def prop(text: str) -> str:
+        return escape(text).replace(":", "%3A").replace(",", "%2C")
+
+    return (
+        f"::{_GITHUB_LEVEL[d.severity]} file={prop(path)},line={d.range.start.line + 1},"
+        f"col={d.range.start.character + 1},endLine={d.range.end.line + 1},"
+        f"endColumn={d.range.end.character + 1},title={prop(d.code)}::{escape(d.message)}"
+    )
