@@ -8,6 +8,7 @@ from typing import Any
 
 from ..document.document import Document
 from ..document.jsontree import Pointer
+from ..engine.catalog import UnitKind
 from ..engine.findings import Fix, FixEdit, InsertMembers
 from ..engine.units import Unit, read_unit, split, with_dialects
 from ..models.definitions import SCHEMA_KEY
@@ -59,7 +60,9 @@ def open_object_schemas(
                 yield from open_object_schemas(item, (*pointer, keyword, index), depth + 1)
 
 
-def close_objects_fix(document: Document, kind_hint: Any = None, units: Sequence[Unit] | None = None) -> Fix | None:
+def close_objects_fix(
+    document: Document, kind_hint: UnitKind | None = None, units: Sequence[Unit] | None = None
+) -> Fix | None:
     """One fix adding `"additionalProperties": false` to every open object schema of every tool in the file.
 
     `units`: the file's units when a check has just read them (the language server's last report).
