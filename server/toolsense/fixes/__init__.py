@@ -13,9 +13,8 @@ Every result is re-parsed and refused when it would not be valid JSON.
 """
 
 from .close_objects import CLOSE_OBJECTS_TITLE, close_objects_fix, open_object_schemas
-from .edits import Source
 from .plan import MAX_PASSES, Checker, Chooser, Composed, FixOutcome, choose_fix, edits_for_fix, fix_document
-from .text import NotApplicable, TextEdit, apply_edits, json_string, parses_clean_after, snippet_escape
+from .text import NotApplicable, TextEdit, apply_edits, json_string, snippet_escape
 
 __all__ = [
     "CLOSE_OBJECTS_TITLE",
@@ -25,7 +24,6 @@ __all__ = [
     "Composed",
     "FixOutcome",
     "NotApplicable",
-    "Source",
     "TextEdit",
     "apply_edits",
     "choose_fix",
@@ -34,6 +32,5 @@ __all__ = [
     "fix_document",
     "json_string",
     "open_object_schemas",
-    "parses_clean_after",
     "snippet_escape",
 ]
