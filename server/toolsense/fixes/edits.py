@@ -25,6 +25,7 @@ from ..document.jsontree import (
     value_children,
 )
 from ..engine.findings import FixEdit, InsertMembers, MoveMember, RemoveMember, RenameKey, ReplaceInString, ReplaceValue
+from ..engine.placement import syntax_errors
 from .layout import (
     blank_or_line_comment,
     colon_style,
@@ -46,8 +47,8 @@ from .text import NotApplicable, TextEdit, json_string, snippet_escape
 @dataclass
 class Source:
     """One state of a document as the edits read it. Lookups share one `LocateCache`, so planning the fixes
-    of a file of 5,000 tools does not scan its array once per fix; the indentation step is measured once.
-    Valid while the document is not edited (make a new one per state)."""
+    of a file of 5,000 tools does not scan its array once per fix; the indentation step and the syntax errors
+    are read once. Valid while the document is not edited (make a new one per state)."""
 
     document: Document
     cache: LocateCache = field(default_factory=LocateCache)
@@ -55,6 +56,12 @@ class Source:
     @cached_property
     def indent_unit(self) -> str:
         return detect_indent_unit(self.document)
+
+    @cached_property
+    def syntax_error_spans(self) -> list[tuple[int, int]]:
+        if not self.document.root.has_error:
+            return []
+        return [(start, end) for start, end, _ in syntax_errors(self.document)]
 
     def find(self, pointer: Pointer) -> Location | None:
         """The nodes at an absolute pointer (JSON Lines files: the first part picks the line's value)."""

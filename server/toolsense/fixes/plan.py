@@ -12,7 +12,6 @@ from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..engine.checker import Diagnostic
 from ..engine.findings import Fix, InsertMembers, MoveMember, RenameKey
-from ..engine.placement import syntax_errors
 from .edits import Source, edits_for
 from .text import NotApplicable, TextEdit, apply_edits, parses_clean_after
 
@@ -23,12 +22,6 @@ MAX_PASSES = 10
 def _overlapping(edits: Sequence[TextEdit]) -> bool:
     """Edits sorted by (start, end) overlap, or two start at the same place (their order would be a guess)."""
     return any(b.start < a.end or b.start == a.start for a, b in itertools.pairwise(edits))
-
-
-def _syntax_error_spans(document: Document) -> list[tuple[int, int]]:
-    if not document.root.has_error:
-        return []
-    return [(start, end) for start, end, _ in syntax_errors(document)]
 
 
 def _errors_inside(errors: Iterable[tuple[int, int]], edits: Sequence[TextEdit]) -> bool:
@@ -53,7 +46,7 @@ def _fix_edits(source: Source, fix: Fix, snippets: bool, check_syntax: bool) -> 
         return None
     if not edits or _overlapping(edits):
         return None
-    if not _errors_inside(_syntax_error_spans(document), edits):
+    if not _errors_inside(source.syntax_error_spans, edits):
         return None
     if check_syntax and not parses_clean_after(document, edits):
         return None
