@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hardrpc import ServerProcess, position_of
+from rawrpc import ServerProcess, position_of
 
 SECRET = "SECRET-in-a-description-5b2f8e"
 SECRET_VALUE = "SECRET-enum-value-91d3aa"

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hardkit import run_cli, tool, write_json
-from hardrpc import ServerProcess
+from hostile import run_cli, tool, write_json
+from rawrpc import ServerProcess
 
 BOUND_S = 60.0
 CALL_TO_GHOST = {"type": "tool_use", "id": "toolu_1", "name": "ghost_tool", "input": {}}

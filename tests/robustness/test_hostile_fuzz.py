@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hardrpc import ServerProcess
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rawrpc import ServerProcess
 
 import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document, new_parser

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from hardkit import run_cli, tool, write_json
-from hardrpc import ServerProcess
+from hostile import run_cli, tool, write_json
+from rawrpc import ServerProcess
 
 SECRET = "OUTSIDE-SECRET-3e8a61f0"
 BOUND_S = 60.0

@@ -134,7 +134,7 @@ def test_fix_with_json_output(ws: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_fix_to_a_fixed_point_across_files(ws: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Fixes that overlap, that create the same key, and a fix revealing another all settle in one run."""
-    cases = Path(__file__).parent / "cases"
+    cases = Path(__file__).resolve().parents[1] / "fixes" / "cases"
     for name in ("tools.automation.json", "structure.automation.json", "calls.toolcall.json", "schemas.tools.json"):
         shutil.copy(cases / name, ws / name)
     run(capsys, "--fix", "--unsafe-fixes", ".")

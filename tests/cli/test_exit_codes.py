@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hardkit import run_cli, tool, write_json
+from hostile import run_cli, tool, write_json
 
 from toolsense import cli
 from toolsense.engine import catalog

@@ -18,7 +18,7 @@ from toolsense.features.tool_help import model_completion, tool_help_hover
 from toolsense.settings import Settings
 from toolsense.usermodels import ModelRegistry, load_models
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "models" / "fixtures"
 MODELS = {"get_weather": "tsfx_good:WeatherInput"}
 
 

@@ -9,9 +9,9 @@ import random
 from pathlib import Path
 
 import pytest
-from hardgen import tool, tools_text
-from hardkit import run_cli
-from hardrpc import ServerProcess
+from hostile import run_cli
+from rawrpc import ServerProcess
+from toolgen import tool, tools_text
 
 SERVER_BOUND_S = 120.0
 CLI_BOUND_S = 600.0

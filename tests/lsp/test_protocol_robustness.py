@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hardgen import tools_text
-from hardrpc import ServerProcess
+from rawrpc import ServerProcess
+from toolgen import tools_text
 
 BOUND_S = 60.0
 EXIT_BOUND_S = 10.0

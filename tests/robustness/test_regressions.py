@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hardrpc import ServerProcess
+from rawrpc import ServerProcess
 
 import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.cursor import cursor_context

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-from hardgen import tools_text
-from hardrpc import ServerProcess, position_of
+from rawrpc import ServerProcess, position_of
+from toolgen import tools_text
 from waiting import until
 
 STORM_EDITS = int(os.environ.get("TOOLSENSE_STORM_EDITS", "1000"))
@@ -180,7 +180,7 @@ def test_edit_storm_on_a_5mb_file(tmp_path: Path, debounce_ms: int) -> None:
 
 
 def _hwm(pid: int) -> int:
-    from hardrpc import read_status
+    from rawrpc import read_status
 
     try:
         return read_status(pid, "VmHWM")

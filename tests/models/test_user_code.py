@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from hardkit import run_cli, tool, write_json
-from hardrpc import ServerProcess
+from hostile import run_cli, tool, write_json
+from rawrpc import ServerProcess
 
 BOUND_S = 30.0
 """Diagnostics must arrive within this long even while a registered module hangs at import."""

@@ -13,7 +13,7 @@ from toolsense.models import ENUM_SCHEMAS
 from toolsense.rules.tooldef import is_object_schema, walk_schema
 from toolsense.schema_command import generate_schema, print_schema, tool_definition
 
-FIXTURES = str(Path(__file__).resolve().parent / "fixtures")
+FIXTURES = str(Path(__file__).resolve().parents[1] / "models" / "fixtures")
 
 
 def run(

@@ -13,8 +13,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from hardkit import run_cli, tool, write_json
-from hardrpc import ServerProcess
+from hostile import run_cli, tool, write_json
+from rawrpc import ServerProcess
 from waiting import until
 
 from toolsense import cli

@@ -17,8 +17,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hardkit import run_cli, tool, write_json
-from hardrpc import ServerProcess
+from hostile import run_cli, tool, write_json
+from rawrpc import ServerProcess
 
 from toolsense.settings import client_trust, discover_config, settings_from_mapping
 

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from hardkit import run_cli, tool, write_json
-from hardrpc import ServerProcess
+from hostile import run_cli, tool, write_json
+from rawrpc import ServerProcess
 
 import toolsense.rules  # noqa: F401  (registers the rules)
 from toolsense.engine.units import glob_match

@@ -12,7 +12,7 @@ from toolsense.engine.findings import ReplaceInString, ReplaceValue
 from toolsense.settings import Settings
 from toolsense.usermodels import ModelRegistry, load_models
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "models" / "fixtures"
 
 WEATHER = {
     "type": "object",

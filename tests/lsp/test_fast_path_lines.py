@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hardrpc import ServerProcess
+from rawrpc import ServerProcess
 
 BOUND_S = 60.0
 FIRST = (

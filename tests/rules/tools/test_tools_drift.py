@@ -99,7 +99,7 @@ def test_an_enum_the_schema_does_not_constrain(models: ModelRegistry) -> None:
 
 
 def test_registered_enums_are_compared_with_every_schema_node_they_name() -> None:
-    fixtures = Path(__file__).resolve().parent / "fixtures"
+    fixtures = Path(__file__).resolve().parents[2] / "models" / "fixtures"
     settings = Settings(enums={"Unit": "tsfx_good:Unit"}, python_path=(str(fixtures),))
     registry = load_models(settings, fixtures, timeout=20)
     schema = {

@@ -24,7 +24,7 @@ from toolsense.usermodels import load_models_for_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-WORKSPACE = Path(__file__).resolve().parent / "workspace"
+WORKSPACE = Path(__file__).resolve().parents[1] / "fixes" / "workspace"
 """A small stable workspace (tools, an automation, two wrong files) the case files are checked in."""
 
 
