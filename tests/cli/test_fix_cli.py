@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fixkit import WORKSPACE, loads
+from fixing import WORKSPACE, loads
 
 from toolsense.cli import main
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from foundkit import CORPUS, EXAMPLES
+from checking import CORPUS, EXAMPLES
 
 
 @pytest.mark.corpus

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from foundkit import lsp_position
+from positions import lsp_position
 
 from toolsense.document.document import Document
 from toolsense.document.lines import LineTable, Position, Range

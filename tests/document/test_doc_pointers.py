@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foundkit import marked
+from positions import span
 
 from toolsense.document.document import Document
 from toolsense.document.jsontree import MAX_DEPTH, TooDeep, locate, to_value
@@ -37,16 +37,16 @@ def ranges(text: str, pointer: tuple[str | int, ...]) -> tuple[tuple[int, ...] |
 
 def test_key_and_value_ranges_of_a_member() -> None:
     key, value = ranges(TEXT, ("input_schema", "type"))
-    assert key == marked(TEXT, '"type"')
-    assert value == marked(TEXT, '"object"')
+    assert key == span(TEXT, '"type"')
+    assert value == span(TEXT, '"object"')
 
 
 def test_array_indices_skip_comments() -> None:
     key, value = ranges(TEXT, ("input_examples", 1, "city"))
-    assert key == marked(TEXT, '"city"', 3)
-    assert value == marked(TEXT, '"東京"', 1)
+    assert key == span(TEXT, '"city"', 3)
+    assert value == span(TEXT, '"東京"', 1)
     _, element = ranges(TEXT, ("input_examples", 1))
-    assert element == marked(TEXT, '{"city": "東京"}')
+    assert element == span(TEXT, '{"city": "東京"}')
 
 
 def test_value_after_an_emoji_is_in_utf16_columns() -> None:

@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
-from foundkit import brief, diagnostics, marked
+from checking import brief, diagnostics
+from positions import span
 
 from toolsense.cli import main
 
@@ -166,4 +167,4 @@ def test_a_missing_comma_is_marked_where_the_comma_was_expected(text: str, needl
     # As VS Code's JSON support and TypeScript place it: on the next token, not on the whole member before.
     (syntax,) = [d for d in diagnostics(text) if d.code == "TS001"]
     occurrence = 1 if needle == "{" else 0
-    assert brief([syntax]) == [("TS001", marked(text, needle, occurrence), f"Syntax error: expected ',' after {after}")]
+    assert brief([syntax]) == [("TS001", span(text, needle, occurrence), f"Syntax error: expected ',' after {after}")]

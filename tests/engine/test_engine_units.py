@@ -6,7 +6,8 @@ import gc
 import json
 
 import pytest
-from foundkit import brief, context, marked, report
+from checking import brief, context, report
+from positions import span
 
 from toolsense.document.document import Document
 from toolsense.document.lines import Position, Range
@@ -103,9 +104,9 @@ def test_one_broken_tool_does_not_hide_the_others() -> None:
     text = "[\n" + tool("a", colour=1) + ",\n" + '{"name": "b" "input_schema": {}}' + ",\n" + tool("c", size=2) + "\n]"
     _, result = report(text, "x.tools.json")
     found = [(code, where) for code, where, _ in brief(result.diagnostics, "TS")]
-    assert ("TS101", marked(text, '"colour"')) in found
-    assert ("TS101", marked(text, '"size"')) in found
-    assert ("TS001", marked(text, '"input_schema"', 1)) in found  # where the comma after "name": "b" was expected
+    assert ("TS101", span(text, '"colour"')) in found
+    assert ("TS101", span(text, '"size"')) in found
+    assert ("TS001", span(text, '"input_schema"', 1)) in found  # where the comma after "name": "b" was expected
     assert [unit.pointer for unit in result.units] == [(0,), (1,), (2,)]
 
 
@@ -113,9 +114,9 @@ def test_a_truncated_file_still_checks_the_complete_units() -> None:
     text = "[\n" + tool("a", colour=1) + ",\n" + tool("b", size=2) + ',\n{"name": "c", "zzz'
     _, result = report(text, "x.tools.json")
     codes = brief(result.diagnostics)
-    assert ("TS101", marked(text, '"colour"')) in [(c, w) for c, w, _ in codes]
-    assert ("TS101", marked(text, '"size"')) in [(c, w) for c, w, _ in codes]
-    assert ("TS001", marked(text, '"zzz'), "Syntax error: unterminated string") in codes
+    assert ("TS101", span(text, '"colour"')) in [(c, w) for c, w, _ in codes]
+    assert ("TS101", span(text, '"size"')) in [(c, w) for c, w, _ in codes]
+    assert ("TS001", span(text, '"zzz'), "Syntax error: unterminated string") in codes
     assert result.split.recovered
 
 
@@ -123,7 +124,7 @@ def test_a_wrapper_truncated_inside_the_array() -> None:
     text = '{"tools": [' + tool("a", colour=1) + ', {"name": "b'
     _, result = report(text, "x.tools.json")
     assert [unit.pointer for unit in result.units] == [("tools", 0)]
-    assert ("TS101", marked(text, '"colour"')) in [(c, w) for c, w, _ in brief(result.diagnostics)]
+    assert ("TS101", span(text, '"colour"')) in [(c, w) for c, w, _ in brief(result.diagnostics)]
 
 
 # --- the cache ----------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from autokit import TOOLS_URI, make_registry
+from automations import TOOLS_URI, make_registry
 
 import toolsense.features  # noqa: F401  (loads automation_help into PROVIDERS)
 from toolsense.document.document import Document

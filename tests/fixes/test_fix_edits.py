@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from fixkit import assert_outside_unchanged, loads
+from fixing import assert_outside_unchanged, loads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

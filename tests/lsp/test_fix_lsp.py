@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import pytest_lsp
-from fixkit import WORKSPACE, loads
+from fixing import WORKSPACE, loads
 from lsprotocol import types
 from lspstop import stop_server
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities

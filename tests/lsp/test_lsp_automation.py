@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from autokit import TOOLS
+from automations import TOOLS
 from lsprotocol import types
 from lspstop import stop_server
 from pytest_lsp import ClientServerConfig, LanguageClient

@@ -1,4 +1,4 @@
-"""Strategies and comparisons for the property-based tests (issue 8, invariants 1 and 2).
+"""Strategies and comparisons for the property-based tests (incremental = fresh; never crash, always in range).
 
 Bounded by default; `TOOLSENSE_HYPOTHESIS_EXAMPLES=5000 pytest tests/property` runs longer (see README,
 "Hardening").
@@ -54,16 +54,6 @@ edits = st.lists(
     min_size=1,
     max_size=12,
 )
-
-_LSP_LINE = re.compile(r"\r\n|\r|\n")
-
-
-def lsp_position(text: str, index: int) -> tuple[int, int]:
-    """Reference line/UTF-16 character of a str index (independent of toolsense's line table)."""
-    line, start = 0, 0
-    for match in _LSP_LINE.finditer(text, 0, index):
-        line, start = line + 1, match.end()
-    return line, len(text[start:index].encode("utf-16-le", "surrogatepass")) // 2
 
 
 def reference_starts(data: bytes) -> list[int]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from autokit import apply_fix, automation, check, codes, fixes, make_registry, one, only
+from automations import apply_fix, automation, check, make_registry
+from checking import codes, one, only
 from pydantic import BaseModel, ConfigDict
 
 from toolsense.engine.context import ToolRegistry
@@ -70,7 +71,7 @@ def test_unknown_tool_did_you_mean_on_the_tool_value_with_ranked_fixes() -> None
     assert d.message == "Unknown tool 'oura_sleep'. Did you mean 'oura_get_daily_sleep'?"
     assert d.range == (4, 24, 4, 36)
     assert d.text == '"oura_sleep"'
-    [fix] = fixes(d)
+    [fix] = d.fixes
     assert fix.preferred and not fix.safe
     assert '"tool": "oura_get_daily_sleep"' in apply_fix(text, fix)
 
@@ -79,15 +80,15 @@ def test_unknown_tool_several_candidates_best_first() -> None:
     text = manual('{"id": "a", "tool": "oura_get_daily", "parameters": {}}')
     d = one(check(text), "TS403")
     assert d.message.startswith("Unknown tool 'oura_get_daily'. Did you mean 'oura_get_daily_")
-    titles = [f.title for f in fixes(d)]
+    titles = [f.title for f in d.fixes]
     assert len(titles) == 2
-    assert [f.preferred for f in fixes(d)] == [True, False]
+    assert [f.preferred for f in d.fixes] == [True, False]
 
 
 def test_unknown_tool_without_a_similar_name_does_not_list_every_tool() -> None:
     d = one(check(manual('{"id": "a", "tool": "zz", "parameters": {}}')), "TS403")
     assert d.message == "Unknown tool 'zz'. No tool with a similar name among the 7 known tools."
-    assert fixes(d) == []
+    assert list(d.fixes) == []
 
 
 def test_unknown_parameter_exact_message_on_the_key() -> None:
@@ -100,7 +101,7 @@ def test_unknown_parameter_exact_message_on_the_key() -> None:
     )
     assert d.range == (4, 78, 4, 83)
     assert d.text == '"msg"'
-    rename, remove = fixes(d)
+    rename, remove = d.fixes
     assert rename.preferred
     assert '"text": "hi"' in apply_fix(text, rename)
     assert '"msg"' not in apply_fix(text, remove)
@@ -121,7 +122,7 @@ def test_missing_required_parameters_marked_on_parameters_with_insert_fix() -> N
     d = one(check(text), "TS405")
     assert d.message == "Tool 'llm_classify' requires parameters 'question', 'options'"
     assert d.text == '"parameters"'
-    fixed = apply_fix(text, fixes(d)[0])
+    fixed = apply_fix(text, d.fixes[0])
     assert '"question": ""' in fixed and '"options": []' in fixed
     assert check(fixed) == []
 
@@ -131,7 +132,7 @@ def test_missing_parameters_object_is_marked_on_the_action() -> None:
     d = one(check(text), "TS405")
     assert d.message == "Tool 'send_push_notification' requires parameters 'title', 'body'"
     assert d.range == (4, 4, 4, 5)
-    fixed = apply_fix(text, fixes(d)[0])
+    fixed = apply_fix(text, d.fixes[0])
     assert check(fixed) == []
 
 
@@ -147,7 +148,7 @@ def test_literal_wrong_type_and_enum_on_the_value() -> None:
         "Invalid value \"urgent\" for parameter 'priority' of tool 'create_ticket': expected one of "
         '"URGENT", "NORMAL", "LOW_PRIORITY". Did you mean "URGENT"?'
     )
-    assert '"priority": "URGENT"' in apply_fix(text, fixes(enum)[0])
+    assert '"priority": "URGENT"' in apply_fix(text, enum.fixes[0])
     types = only(diags, "TS406")
     assert [(d.text, d.message) for d in types] == [
         ('"3"', "Parameter 'estimate_hours' of tool 'create_ticket' expects integer, received string: \"3\""),

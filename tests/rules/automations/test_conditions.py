@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from autokit import apply_fix, check, codes, fixes, one, only
+from automations import apply_fix, check
+from checking import codes, one, only
 
 CLAUSE_ACTION = """{
   "name": "t",
@@ -34,7 +35,7 @@ def test_missing_value_on_the_clause_with_insert_fix() -> None:
     assert d.message == (
         "Condition clause with op '<' needs a 'value' to compare with (only exists/not_exists take none)"
     )
-    fixed = apply_fix(text, fixes(d)[0])
+    fixed = apply_fix(text, d.fixes[0])
     assert '"value": 0' in fixed
     assert codes(check(fixed)) == []
 
@@ -46,7 +47,7 @@ def test_value_with_exists_is_a_warning_with_safe_removal() -> None:
     assert d.text == '"value"'
     assert d.range == (8, 53, 8, 60)
     assert d.message == "op 'exists' takes no value: 1 is ignored; remove it"
-    [fix] = fixes(d)
+    [fix] = d.fixes
     assert fix.safe
     assert check(apply_fix(text, fix)) == []
 
@@ -134,7 +135,7 @@ def test_webhook_filters_are_checked_as_conditions() -> None:
         "Condition path 'trigger_data.0.subject': webhook trigger data is one object, not a list; use "
         "'trigger_data.subject'"
     )
-    fixed = apply_fix(text, fixes(diags[1])[0])
+    fixed = apply_fix(text, diags[1].fixes[0])
     assert '"path": "trigger_data.subject"' in fixed
 
 
@@ -224,4 +225,4 @@ def test_polling_filter_paths_are_trigger_fields() -> None:
     assert d.message == (
         "Path 'scor' not found in oura_get_daily_sleep output. Available fields: score, day, timestamp, contributors"
     )
-    assert fixes(d)[0].title == "Change to 'score'"
+    assert d.fixes[0].title == "Change to 'score'"

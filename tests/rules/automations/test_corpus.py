@@ -10,11 +10,11 @@ import copy
 from typing import Any
 
 import pytest
-from autokit import CORPUS, TOOLS, check, make_registry
+from automations import AUTOMATION_CORPUS, TOOLS, check, make_registry
 
 pytestmark = [
     pytest.mark.corpus,
-    pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not here ({CORPUS})"),
+    pytest.mark.skipif(not AUTOMATION_CORPUS.is_dir(), reason=f"the shared corpus is not here ({AUTOMATION_CORPUS})"),
 ]
 
 NAMES = (
@@ -26,7 +26,7 @@ NAMES = (
 
 
 def _read(name: str) -> str:
-    return (CORPUS / name).read_text(encoding="utf-8")
+    return (AUTOMATION_CORPUS / name).read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", NAMES)

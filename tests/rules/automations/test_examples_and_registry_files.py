@@ -6,7 +6,8 @@ import io
 import json
 from pathlib import Path
 
-from autokit import ROOT, TOOLS
+from automations import TOOLS
+from checking import ROOT
 
 from toolsense.cli import main
 from toolsense.engine.context import ToolRegistry

@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from autokit import apply_fix, automation, check, codes, fixes, one, only
+from automations import apply_fix, automation, check
+from checking import codes, one, only
 
 EMOJI_AND_ESCAPES = r"""{
   "name": "t",
@@ -46,12 +47,12 @@ def test_template_after_an_emoji_and_an_escaped_quote_exact_utf16_ranges() -> No
 
 def test_event_data_fix_is_safe_and_keeps_escapes_and_emoji() -> None:
     event = one(check(EMOJI_AND_ESCAPES), "TS502")
-    [fix] = fixes(event)
+    [fix] = event.fixes
     assert fix.safe and fix.preferred
     fixed = apply_fix(EMOJI_AND_ESCAPES, fix)
     assert r'"text": "😀 \"{{trigger_data.subject}}\" from {{trigger_data.0.from}}"' in fixed
     array = one(check(fixed), "TS503")
-    fixed = apply_fix(fixed, fixes(array)[0])
+    fixed = apply_fix(fixed, array.fixes[0])
     assert r'"text": "😀 \"{{trigger_data.subject}}\" from {{trigger_data.from}}"' in fixed
     assert check(fixed) == []
 
@@ -135,7 +136,7 @@ def test_triple_braces_safe_fix() -> None:
         "Triple braces / raw output '{{{trigger_data.user}}}' are not supported and leave stray braces: "
         "use '{{trigger_data.user}}'"
     )
-    [fix] = fixes(d)
+    [fix] = d.fixes
     assert fix.safe
     assert check(apply_fix(text, fix)) == []
 
@@ -164,7 +165,7 @@ def test_unbalanced_braces() -> None:
         "Unclosed template '{{trigger_data.ts': add '}}' after the path",
     ]
     for _ in diags:
-        text = apply_fix(text, fixes(check(text)[0])[0])
+        text = apply_fix(text, check(text)[0].fixes[0])
     assert check(text) == []
 
 
@@ -221,7 +222,7 @@ def test_unknown_variable_did_you_mean_with_fix() -> None:
     )
     d = one(check(text), "TS504")
     assert d.message == "Unknown template variable 'yesterdya' in '{{yesterdya}}'. Did you mean 'yesterday'?"
-    assert check(apply_fix(text, fixes(d)[0])) == []
+    assert check(apply_fix(text, d.fixes[0])) == []
 
 
 def test_webhook_shorthand_is_accepted_but_a_near_miss_is_a_warning() -> None:
@@ -341,7 +342,7 @@ def test_paths_into_known_values_are_checked() -> None:
         ("{{limits.min}}", "Path 'limits.min' not found in variable 'limits'. Available fields: max"),
         ("{{user.emial}}", "Path 'user.emial' not found in user. Available fields: id, email, name, phone, timezone"),
     ]
-    assert fixes(diags[0])[0].title == "Change to 'answer'"
+    assert diags[0].fixes[0].title == "Change to 'answer'"
 
 
 def test_trigger_data_in_tool_params_is_not_available() -> None:

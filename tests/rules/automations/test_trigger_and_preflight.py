@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from autokit import apply_fix, check, codes, fixes, make_registry, one
+from automations import apply_fix, check, make_registry
+from checking import codes, one
 
 from toolsense.rules.preflight import normalize_time
 
@@ -45,7 +46,7 @@ def test_unknown_source_tool_did_you_mean() -> None:
     d = one(check(_polling(source_tool="oura_sleep")), "TS403")
     assert d.text == '"oura_sleep"'
     assert d.message == "Unknown source_tool 'oura_sleep'. Did you mean 'oura_get_daily_sleep'?"
-    assert '"source_tool": "oura_get_daily_sleep"' in apply_fix(_polling(source_tool="oura_sleep"), fixes(d)[0])
+    assert '"source_tool": "oura_get_daily_sleep"' in apply_fix(_polling(source_tool="oura_sleep"), d.fixes[0])
 
 
 def test_tool_params_checked_like_parameters() -> None:
@@ -98,9 +99,9 @@ def test_schedule_interval(interval: str, message: str | None, fixed: str | None
     if message is not None:
         assert d.message == message
     if fixed is None:
-        assert fixes(d) == []
+        assert list(d.fixes) == []
     else:
-        [fix] = fixes(d)
+        [fix] = d.fixes
         assert fix.safe
         assert check(apply_fix(text, fix)) == []
 
@@ -119,7 +120,7 @@ def test_time_of_day(value: str, fixed: str | None) -> None:
     expected = f"time_of_day {json.dumps(value)} is not HH:MM on a 24-hour clock (e.g. '09:00' or '18:30')"
     assert d.message == expected + (f". Did you mean '{fixed}'?" if fixed else "")
     if fixed:
-        assert check(apply_fix(text, fixes(d)[0])) == []
+        assert check(apply_fix(text, d.fixes[0])) == []
 
 
 @pytest.mark.parametrize(
@@ -141,9 +142,9 @@ def test_run_at(value: str, message: str, fixable: bool) -> None:
     assert codes(diags) == ["TS605"]
     assert diags[0].message == message
     assert diags[0].text == json.dumps(value)
-    assert bool(fixes(diags[0])) == fixable
+    assert bool(list(diags[0].fixes)) == fixable
     if fixable:
-        assert check(apply_fix(text, fixes(diags[0])[0])) == []
+        assert check(apply_fix(text, diags[0].fixes[0])) == []
 
 
 def test_valid_triggers_pass() -> None:
@@ -172,7 +173,7 @@ def test_preflight_message_from_the_output_schema() -> None:
     )
     assert d.text == "{{trigger_data.sleep_score}}"
     assert d.range == (16, 23, 16, 51)
-    [fix] = fixes(d)
+    [fix] = d.fixes
     assert fix.title == "Change to 'score'"
     assert check(apply_fix(text, fix)) == []
 

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from tooltest import check, codes, one, registry_of, span, tool
+from checking import check, codes, one, registry_of, tool
+from positions import span
 
 from toolsense.engine.findings import ReplaceInString, ReplaceValue
 from toolsense.settings import Settings

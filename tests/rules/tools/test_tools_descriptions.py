@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tooltest import check, codes, one, only, span
+from checking import check, codes, one, only
+from positions import span
 
 from toolsense.settings import DescriptionSettings, Settings
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooltest import check, codes, only
+from checking import check, codes, only
 
 from toolsense.document.document import Document
 from toolsense.engine.context import ToolRegistry

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooltest import EXAMPLES, check, codes, only, span
+from checking import EXAMPLES, check, codes, only
+from positions import span
 
 from toolsense.settings import Settings
 from toolsense.usermodels import ModelRegistry, load_models

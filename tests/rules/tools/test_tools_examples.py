@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from tooltest import check, codes, one, only, span, tool
+from checking import check, codes, one, only, tool
+from positions import span
 
 from toolsense.engine.findings import RenameKey, ReplaceValue
 from toolsense.settings import LimitsSettings, Settings

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooltest import EXAMPLES, ROOT, check, span
+from checking import EXAMPLES, ROOT, check
+from positions import span
 
 from toolsense.models import format_validation_errors
 from toolsense.rules.tooldef import is_object_schema, walk_schema

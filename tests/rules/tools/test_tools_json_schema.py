@@ -7,7 +7,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tooltest import check, codes, one, only, span, tool
+from checking import check, codes, one, only, tool
+from positions import span
 
 from toolsense.engine.findings import InsertMembers, RemoveMember, ReplaceValue
 from toolsense.settings import LimitsSettings, McpSettings, Settings

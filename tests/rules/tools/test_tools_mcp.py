@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tooltest import check, codes, one, span
+from checking import check, codes, one
+from positions import span
 
 from toolsense.engine.findings import RemoveMember
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooltest import check, codes, one, only, span
+from checking import check, codes, one, only
+from positions import span
 
 from toolsense.settings import McpSettings, Settings
 

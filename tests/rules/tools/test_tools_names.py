@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tooltest import check, codes, one, only, registry_of, span, tool
+from checking import check, codes, one, only, registry_of, tool
+from positions import span
 
 from toolsense.engine.findings import ReplaceValue
 from toolsense.settings import Settings

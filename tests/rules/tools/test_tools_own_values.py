@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tooltest import check, only, tool
+from checking import check, only, tool
 
 
 def own(properties: dict[str, Any], **root: Any) -> list[tuple[str, str, str]]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tooltest import check, codes, one, span, tool
+from checking import check, codes, one, tool
+from positions import span
 
 from toolsense.engine.findings import InsertMembers, ReplaceValue
 from toolsense.engine.units import Unit

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tooltest import check, one, only, tool
+from checking import check, one, only, tool
 
 from toolsense.engine import schemas
 from toolsense.engine.schemas import MAX_SCORED, closest, enum_values

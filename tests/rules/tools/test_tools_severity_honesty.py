@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tooltest import check, codes, one, only, span
+from checking import check, codes, one, only
+from positions import span
 
 from toolsense.engine.findings import MoveMember
 from toolsense.engine.units import Unit

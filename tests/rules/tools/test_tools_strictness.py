@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tooltest import check, codes, line_of, only, span, tool
+from checking import check, codes, only, tool
+from positions import line_of, span
 
 from toolsense.engine.findings import InsertMembers
 from toolsense.settings import Settings

@@ -1,4 +1,5 @@
-"""Shared helpers for the quick-fix tests: check a text, apply one fix, and the invariants every fix keeps."""
+"""Quick fixes in tests: a text checked in a workspace as `toolsense check` checks it, one fix applied, and the
+invariants every fix keeps."""
 
 from __future__ import annotations
 
@@ -22,8 +23,6 @@ from toolsense.engine.workspace import Workspace, path_to_uri
 from toolsense.fixes import TextEdit, apply_edits, edits_for_fix
 from toolsense.usermodels import load_models_for_cli
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
 WORKSPACE = Path(__file__).resolve().parents[1] / "fixes" / "workspace"
 """A small stable workspace (tools, an automation, two wrong files) the case files are checked in."""
 
@@ -42,7 +41,9 @@ def workspace_for(root: Path) -> Workspace:
     return workspace
 
 
-def check(text: str | bytes, name: str = "x.tool.json", root: Path = WORKSPACE) -> tuple[Document, list[Diagnostic]]:
+def check_in_workspace(
+    text: str | bytes, name: str = "x.tool.json", root: Path = WORKSPACE
+) -> tuple[Document, list[Diagnostic]]:
     """The document and its diagnostics, as `toolsense check ROOT` computes them for ROOT/name with this text."""
     workspace = workspace_for(root)
     path = root / name
@@ -55,7 +56,7 @@ def check(text: str | bytes, name: str = "x.tool.json", root: Path = WORKSPACE) 
 
 def checker(name: str, root: Path = WORKSPACE) -> Callable[[Document], list[Diagnostic]]:
     def run(document: Document) -> list[Diagnostic]:
-        return check(bytes(document.data), name, root)[1]
+        return check_in_workspace(bytes(document.data), name, root)[1]
 
     return run
 
@@ -135,14 +136,14 @@ def apply_fix(
     `revealed` names diagnostics a fix may legitimately bring to light (fixing a tool's name lets its
     parameters be checked); anything else new fails.
     """
-    document, before = check(text, name, root)
+    document, before = check_in_workspace(text, name, root)
     edits = edits_for_fix(document, fix)
     assert edits is not None, f"fix {fix.title!r} did not apply"
     old = bytes(document.data)
     new = apply_edits(old, edits)
     assert_outside_unchanged(old, new, edits)
     loads(new)  # valid JSON (modulo comments)
-    reparsed, after = check(new, name, root)
+    reparsed, after = check_in_workspace(new, name, root)
     assert not reparsed.root.has_error
     assert not [d for d in after if d.code == "TS001"]
     fixed = key(diagnostic)
@@ -183,3 +184,11 @@ def crlf_tabs(text: str) -> str:
         width = len(line) - len(line.lstrip(" "))
         lines.append("\t" * (width // 2) + line.lstrip(" "))
     return "\r\n".join(lines)
+
+
+def fixed_text(text: str, fix: Fix, uri: str) -> str:
+    """The text after one fix, through the same edit layer as `toolsense check --fix` and the editor."""
+    document = Document.from_text(uri, text)
+    edits = edits_for_fix(document, fix)
+    assert edits is not None, f"fix {fix.title!r} does not apply"
+    return apply_edits(document.data, edits).decode("utf-8")

@@ -1,4 +1,5 @@
-"""Helpers for the automation rule tests: a registry the tests define, checking a text, reading ranges back.
+"""Automations for the tests: a registry the tests define, an automation builder, and checking a text as an
+automation against that registry.
 
 The registry below is written for these tests (it is not corpus data): the tools the four nl_to_automation
 example automations call, with the parameters those automations use.
@@ -7,21 +8,17 @@ example automations call, with the parameters those automations use.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
-from toolsense.document.document import Document
-from toolsense.engine.checker import Diagnostic, UnitCache, check_document
-from toolsense.engine.context import CheckContext, ToolRegistry
+from checking import CORPUS, D, registry_of
+from checking import check as check_text
+from fixing import fixed_text
+
+from toolsense.engine.context import ToolRegistry
 from toolsense.engine.findings import Fix
-from toolsense.engine.workspace import document_tools
-from toolsense.fixes import apply_edits, edits_for_fix
 from toolsense.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus" / "nl_to_automation" / "examples"
+AUTOMATION_CORPUS = CORPUS / "nl_to_automation" / "examples"
 
 TOOLS: dict[str, Any] = {
     "tools": [
@@ -147,23 +144,10 @@ AUTOMATION_URI = "file:///ws/automations/a.automation.json"
 
 
 def make_registry(tools: dict[str, Any] | None = None, samples: dict[str, Any] | None = None) -> ToolRegistry:
-    registry = ToolRegistry()
-    document = Document.from_text(TOOLS_URI, json.dumps(TOOLS if tools is None else tools, indent=2))
-    registry.set_file(TOOLS_URI, document_tools(document, "tool"))
+    registry = registry_of((TOOLS_URI, json.dumps(TOOLS if tools is None else tools, indent=2)))
     if samples:
         registry.set_samples(samples)
     return registry
-
-
-@dataclass(frozen=True)
-class Diag:
-    code: str
-    range: tuple[int, int, int, int]
-    severity: str
-    message: str
-    text: str
-    """The source text the range covers."""
-    diagnostic: Diagnostic
 
 
 def check(
@@ -172,54 +156,21 @@ def check(
     settings: Settings | None = None,
     uri: str = AUTOMATION_URI,
     models: Any = None,
-) -> list[Diag]:
-    document = Document.from_text(uri, text)
-    registry = registry if registry is not None else make_registry()
-    context = CheckContext(settings or Settings(), registry, uri, models=models)
-    report = check_document(document, context, "automation", UnitCache())
-    return [_diag(document, d) for d in report.diagnostics]
-
-
-def _diag(document: Document, diagnostic: Diagnostic) -> Diag:
-    r = diagnostic.range
-    start = document.offset_at(r.start)
-    end = document.offset_at(r.end)
-    return Diag(
-        diagnostic.code,
-        (r.start.line, r.start.character, r.end.line, r.end.character),
-        diagnostic.severity.label,
-        diagnostic.message,
-        document.data[start:end].decode("utf-8"),
-        diagnostic,
+) -> list[D]:
+    """`checking.check` as an automation, against the registry above unless another is given."""
+    return check_text(
+        text,
+        "automation",
+        settings=settings,
+        registry=registry if registry is not None else make_registry(),
+        models=models,
+        uri=uri,
     )
 
 
-def only(diags: list[Diag], code: str) -> list[Diag]:
-    return [d for d in diags if d.code == code]
-
-
-def one(diags: list[Diag], code: str) -> Diag:
-    found = only(diags, code)
-    assert len(found) == 1, f"expected one {code}, got {[(d.code, d.message) for d in diags]}"
-    return found[0]
-
-
-def codes(diags: list[Diag]) -> list[str]:
-    return [d.code for d in diags]
-
-
 def apply_fix(text: str, fix: Fix) -> str:
-    """The text after one fix (through the same edit layer as `toolsense check --fix` and the editor)."""
-    document = Document.from_text(AUTOMATION_URI, text)
-    edits = edits_for_fix(document, fix)
-    assert edits is not None, f"fix {fix.title!r} does not apply"
-    return apply_edits(document.data, edits).decode("utf-8")
-
-
-def fixes(diag: Diag) -> list[Fix]:
-    finding = diag.diagnostic.finding
-    assert finding is not None
-    return list(finding.fixes)
+    """The automation's text after one fix."""
+    return fixed_text(text, fix, AUTOMATION_URI)
 
 
 def automation(actions: list[dict[str, Any]] | str, **extra: Any) -> str:
