@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import re
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_lsp
 from fixing import WORKSPACE, loads
+from lspkit import CONFIG
 from lsprotocol import types
 from lspstop import stop_server
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient, client_capabilities
 from waiting import until_async
 
 from toolsense.document.document import Document
@@ -43,7 +43,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "toolsense", "serve"]),
+    config=CONFIG,
     params=list(PROFILES),
     scope="module",
     loop_scope="module",
@@ -54,10 +54,6 @@ async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest, roo
         assert capabilities.workspace is not None and capabilities.workspace.workspace_edit is not None
         capabilities.workspace.workspace_edit.snippet_edit_support = True
     lsp_client.profile = request.param  # type: ignore[attr-defined]
-
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params: types.RegistrationParams) -> None:
-        return None  # file watchers: accepted, never used here
 
     result = await lsp_client.initialize_session(
         types.InitializeParams(
@@ -100,7 +96,7 @@ class Open:
             return list(report.items)
         while True:
             published = self.client.diagnostics.get(self.uri)
-            versions = getattr(self.client, "diagnostic_versions", {})
+            versions = self.client.diagnostic_versions  # type: ignore[attr-defined]
             if published is not None and versions.get(self.uri) == self.version:
                 return list(published)
             await self.client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -164,19 +160,7 @@ async def open_file(client: LanguageClient, path: Path, text: str | None = None)
 
 @pytest.fixture(autouse=True)
 def _each_test(client: LanguageClient) -> Any:
-    """Remember which version each published diagnostic list is for (pytest-lsp keeps only the list); close
-    what the test opened (one server serves every test of a profile)."""
-    if not hasattr(client, "diagnostic_versions"):
-        versions: dict[str, int | None] = {}
-        client.diagnostic_versions = versions  # type: ignore[attr-defined]
-        features = client.protocol.fm.features
-        original = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-        def published(params: types.PublishDiagnosticsParams) -> Any:
-            versions[params.uri] = params.version
-            return original(params)
-
-        features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = published
+    """Close what the test opened (one server serves every test of a profile)."""
     client.opened = []  # type: ignore[attr-defined]
     yield
     for uri in client.opened:  # type: ignore[attr-defined]

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from automations import TOOLS
+from lspkit import CONFIG
 from lsprotocol import types
 from lspstop import stop_server
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 from waiting import until_async
 
 AUTOMATION = """{
@@ -50,9 +50,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "toolsense", "serve"]),
-)
+@pytest_lsp.fixture(config=CONFIG)
 async def client(lsp_client: LanguageClient, workspace: Path):  # type: ignore[no-untyped-def]
     params = types.InitializeParams(
         capabilities=types.ClientCapabilities(

@@ -5,43 +5,17 @@ entry, and the tool-help providers answer hover and completion."""
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from lspstop import stop_server
-from pygls.protocol import default_converter
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pytest_lsp import LanguageClient, client_capabilities
 from waiting import until_async
 
 FIXTURES = Path(__file__).resolve().parents[1] / "models" / "fixtures"
 TIMEOUT = 60.0
-
-
-def _record(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
-    client.published.append(params)  # type: ignore[attr-defined]
-
-
-def make_client() -> LanguageClient:
-    client = LanguageClient(converter_factory=default_converter)
-    client.published = []  # type: ignore[attr-defined]
-    features = dict(DEFAULT_CLIENT_FEATURES)
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record
-    register_lsp_features(client, features)
-    return client
-
-
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "toolsense", "serve"], client_factory=make_client)
-)
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    yield
-    await stop_server(lsp_client)
 
 
 async def until(condition: Callable[[], Any], what: str) -> Any:

@@ -1,8 +1,10 @@
-"""End-to-end tests of `toolsense serve` over stdio with pytest-lsp, under several client profiles.
+"""`toolsense serve` over stdio with pytest-lsp: the one recording client, and a session around it.
 
-Each test starts a fresh server process. `Session` wraps the pytest-lsp client: it initializes with a
-capability profile, a workspace folder and initialization options, opens and edits documents, and waits for
-what the server sends (diagnostics for a given version, messages, progress) without racing it.
+`make_client` is pytest-lsp's client that also records every `publishDiagnostics` (with its version), every
+capability registration and every `window/showDocument`; `CONFIG` starts a fresh server with it. `Session`
+initializes with a capability profile, a workspace folder and initialization options, opens and edits
+documents, and waits for what the server sends (diagnostics for a given version, messages, progress) without
+racing it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from lspstop import stop_server
+from positions import locate, lsp_position
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
@@ -56,6 +59,7 @@ PROFILES: dict[str, Callable[[], types.ClientCapabilities]] = {
 
 def _record_publish(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
     client.diagnostics[params.uri] = params.diagnostics
+    client.diagnostic_versions[params.uri] = params.version  # type: ignore[attr-defined]
     client.published.append(params)  # type: ignore[attr-defined]
 
 
@@ -63,15 +67,26 @@ def _record_registration(client: LanguageClient, params: types.RegistrationParam
     client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
 
+def _show_document(client: LanguageClient, params: types.ShowDocumentParams) -> types.ShowDocumentResult:
+    client.shown.append(params)  # type: ignore[attr-defined]
+    return types.ShowDocumentResult(success=True)
+
+
 def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=default_converter)
     client.published = []  # type: ignore[attr-defined]
+    client.diagnostic_versions = {}  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]
+    client.shown = []  # type: ignore[attr-defined]
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record_publish
     features[types.CLIENT_REGISTER_CAPABILITY] = _record_registration
+    features[types.WINDOW_SHOW_DOCUMENT] = _show_document
     register_lsp_features(client, features)
     return client
+
+
+CONFIG = ClientServerConfig(server_command=SERVER, client_factory=make_client)
 
 
 class Session:
@@ -187,7 +202,7 @@ class Session:
         )
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_client))
+@pytest_lsp.fixture(config=CONFIG)
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     yield
     await stop_server(lsp_client)
@@ -203,24 +218,12 @@ def session(client: LanguageClient, tmp_path: Path) -> Session:
 def at(text: str, marker: str = "|") -> tuple[str, int, int]:
     """Text without the marker, and the marker's (line, UTF-16 character)."""
     index = text.index(marker)
-    clean = text[:index] + text[index + len(marker) :]
-    before = text[:index]
-    line = before.count("\n")
-    last = before.rfind("\n") + 1
-    column = before[last:]
-    return clean, line, len(column.encode("utf-16-le")) // 2
+    return (text[:index] + text[index + len(marker) :], *lsp_position(text, index))
 
 
 def find(text: str, needle: str, shift: int = 0, occurrence: int = 0) -> tuple[int, int]:
     """(line, UTF-16 character) of `needle` in text (its `occurrence`-th match), moved `shift` characters."""
-    index = -1
-    for _ in range(occurrence + 1):
-        index = text.index(needle, index + 1)
-    index += shift
-    before = text[:index]
-    line = before.count("\n")
-    column = before[before.rfind("\n") + 1 :]
-    return line, len(column.encode("utf-16-le")) // 2
+    return lsp_position(text, locate(text, needle, occurrence) + shift)
 
 
 def span(text: str, needle: str, shift: int = 0, length: int | None = None) -> types.Range:
