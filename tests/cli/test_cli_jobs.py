@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "bench"))
+from generate import write_workspace
 
-from generate import write_workspace  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def check(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:

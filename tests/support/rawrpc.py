@@ -1,4 +1,4 @@
-"""A raw JSON-RPC client for the real `python -m toolsense serve` over stdio, for the hardening tests.
+"""The real `python -m toolsense serve` over stdio, spoken to by bench's raw JSON-RPC client (bench/lspclient.py).
 
 No pygls on the client side: what goes over the pipe is exactly what the test wrote, the server is a separate
 process (so its memory can be read from /proc and a hang cannot take the test runner with it), and everything
@@ -8,21 +8,22 @@ the server says — messages, notifications, stderr — is recorded for later as
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from lspclient import LspClient
 
 Message = dict[str, Any]
 
 
-class ServerProcess:
-    """`python -m toolsense serve` as a child process, spoken to over stdin/stdout."""
+class ServerProcess(LspClient):
+    """`python -m toolsense serve` as a child process. bench's client frames and reads the messages; every one
+    is recorded here (with the time it arrived, `time.perf_counter`) and requests from the server are answered."""
 
     def __init__(
         self,
@@ -30,27 +31,18 @@ class ServerProcess:
         log_level: str = "DEBUG",
         env: dict[str, str] | None = None,
     ) -> None:
-        full_env = dict(os.environ)
-        full_env.update(env or {})
-        full_env["PYTHONUNBUFFERED"] = "1"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "toolsense", "serve", "--log-level", log_level],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=str(cwd),
-            env=full_env,
-        )
         self.received: list[tuple[float, Message]] = []
-        self.stderr = bytearray()
-        self.raw_stdout = bytearray()
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
-        self.next_id = 0
         self.configuration: dict[str, Any] | None = None
         """What to answer `workspace/configuration` with (None: null per item)."""
-        threading.Thread(target=self._read, daemon=True, name="rpc-stdout").start()
-        threading.Thread(target=self._drain, daemon=True, name="rpc-stderr").start()
+        self.raw_stdout = bytearray()
+        """Every byte the server wrote to stdout, framing and anything that is not a message included."""
+        # `env` adds to the test's environment and then runs the server in its own process (same pid).
+        variables = [f"{name}={value}" for name, value in {**(env or {}), "PYTHONUNBUFFERED": "1"}.items()]
+        command = ["env", *variables, sys.executable, "-m", "toolsense", "serve", "--log-level", log_level]
+        super().__init__(command, cwd=str(cwd))
+        threading.Thread(target=self._record, daemon=True, name="rpc-record").start()
 
     @property
     def pid(self) -> int:
@@ -58,37 +50,18 @@ class ServerProcess:
 
     # --- reading ------------------------------------------------------------------------------------------
 
-    def _drain(self) -> None:
-        stream = self.process.stderr
-        assert stream is not None
-        for line in stream:
-            with self._cond:
-                self.stderr.extend(line)
-
     def _read(self) -> None:
-        stream = self.process.stdout
-        assert stream is not None
+        assert self.process.stdout is not None
+        self.process.stdout = _Recorded(self.process.stdout, self.raw_stdout)  # type: ignore[assignment]
+        super()._read()
+
+    def _record(self) -> None:
         while True:
-            headers: dict[str, str] = {}
-            while True:
-                line = stream.readline()
-                if not line:
-                    with self._cond:
-                        self._cond.notify_all()
-                    return
-                self.raw_stdout.extend(line)
-                line = line.strip()
-                if not line:
-                    break
-                name, _, value = line.decode("ascii").partition(":")
-                headers[name.strip().lower()] = value.strip()
-            body = stream.read(int(headers["content-length"]))
-            self.raw_stdout.extend(body)
-            message = json.loads(body)
+            arrived, message = self.messages.get()
             if "method" in message and "id" in message:
                 self._answer(message)
             with self._cond:
-                self.received.append((time.monotonic(), message))
+                self.received.append((arrived, message))
                 self._cond.notify_all()
 
     def _answer(self, message: Message) -> None:
@@ -100,16 +73,9 @@ class ServerProcess:
 
     # --- writing ------------------------------------------------------------------------------------------
 
-    def send(self, message: Message) -> None:
-        payload = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        stream = self.process.stdin
-        assert stream is not None
-        with self._write_lock:
-            stream.write(b"Content-Length: %d\r\n\r\n" % len(payload) + payload)
-            stream.flush()
-
-    def notify(self, method: str, params: Any) -> None:
-        self.send({"method": method, "params": params})
+    def send(self, message: Message) -> float:
+        with self._write_lock:  # the test and the recording thread (answers) both write
+            return super().send(message)
 
     def request_async(self, method: str, params: Any) -> int:
         """Send a request; the answer is found later with `response(id)`."""
@@ -119,7 +85,7 @@ class ServerProcess:
         self.send({"id": ident, "method": method, "params": params})
         return ident
 
-    def request(self, method: str, params: Any, timeout: float = 60.0) -> Any:
+    def request(self, method: str, params: Any, timeout: float = 60.0) -> Any:  # type: ignore[override]
         ident = self.request_async(method, params)
         message = self.response(ident, timeout)
         if "error" in message:
@@ -135,12 +101,12 @@ class ServerProcess:
         return self.response_at(ident, timeout)[1]
 
     def response_at(self, ident: int, timeout: float) -> tuple[float, Message]:
-        """The answer to request `ident` and when it arrived (time.monotonic)."""
+        """The answer to request `ident` and when it arrived (time.perf_counter)."""
         return self.wait_for(lambda m: m.get("id") == ident and "method" not in m, timeout)
 
     def wait_for(self, accept: Callable[[Message], bool], timeout: float, start: int = 0) -> tuple[float, Message]:
         """The first received message (from index `start`) that `accept` likes, waiting at most `timeout` s."""
-        deadline = time.monotonic() + timeout
+        deadline = time.perf_counter() + timeout
         with self._cond:
             index = start
             while True:
@@ -149,7 +115,7 @@ class ServerProcess:
                     index += 1
                     if accept(message):
                         return arrived, message
-                remaining = deadline - time.monotonic()
+                remaining = deadline - time.perf_counter()
                 if remaining <= 0:
                     raise TimeoutError(f"no matching message within {timeout} s")
                 if self.process.poll() is not None and index >= len(self.received):
@@ -218,26 +184,39 @@ class ServerProcess:
         return read_status(self.pid, "VmRSS")
 
     def stderr_text(self) -> str:
-        with self._cond:
-            return self.stderr.decode("utf-8", "replace")
+        return b"".join(list(self.stderr)).decode("utf-8", "replace")
 
     def stdout_text(self) -> str:
-        with self._cond:
-            return self.raw_stdout.decode("utf-8", "replace")
+        return bytes(self.raw_stdout).decode("utf-8", "replace")
 
     def close(self) -> None:
         if self.process.poll() is None:
-            try:
-                self.request("shutdown", None, timeout=10)
-                self.notify("exit", None)
-                self.process.wait(timeout=10)
-            except Exception:
-                self.process.kill()
-                self.process.wait()
+            super().close()
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
+
+
+class _Recorded:
+    """The server's stdout as bench's client reads it, every byte read also kept in `into`."""
+
+    def __init__(self, stream: IO[bytes], into: bytearray) -> None:
+        self.stream = stream
+        self.into = into
+
+    def readline(self) -> bytes:
+        line = self.stream.readline()
+        self.into.extend(line)
+        return line
+
+    def read(self, size: int) -> bytes:
+        data = self.stream.read(size)
+        self.into.extend(data)
+        return data
+
+    def close(self) -> None:
+        self.stream.close()
 
 
 def read_status(pid: int, field: str) -> int:
