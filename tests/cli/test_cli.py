@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clirun import run, run_cli
 
 from toolsense.cli import main
 
@@ -21,12 +20,6 @@ WRONG = (
     '"properties": {"city": {"type": "string", "description": "City name."}}, "required": ["city"], '
     '"additionalProperties": false},\n  "strict": "true"\n}\n'
 )
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["check", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.fixture
@@ -166,12 +159,7 @@ def test_github_escapes_newlines_and_percent() -> None:
 
 
 def test_python_dash_m_entry_point(workspace: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "toolsense", "check", "wrong.tool.json", "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_cli(["check", "wrong.tool.json", "--format", "json"])
     assert done.returncode == 1
     assert [d["code"] for d in json.loads(done.stdout)].count("TS101") == 1
 

@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 
 from generate import write_workspace
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def check(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "toolsense", "check", ".", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": str(REPO / "server")},
-    )
+def check_folder(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`toolsense check .` in `folder`, a child process running this checkout's toolsense."""
+    return run_cli(["check", ".", *args], folder, 300, env={"PYTHONPATH": str(REPO / "server")})
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +32,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("output", ["text", "json", "sarif"])
 def test_two_jobs_print_what_one_prints_on_a_generated_workspace(generated: Path, output: str) -> None:
-    one = check(generated, "--format", output, "--jobs", "1")
-    two = check(generated, "--format", output, "--jobs", "2")
+    one = check_folder(generated, "--format", output, "--jobs", "1")
+    two = check_folder(generated, "--format", output, "--jobs", "2")
     assert one.returncode == two.returncode == 1
     assert two.stdout == one.stdout
     assert two.stderr == one.stderr == ""
@@ -54,24 +47,24 @@ def test_two_jobs_print_what_one_prints_on_a_generated_workspace(generated: Path
 
 def test_two_jobs_print_what_one_prints_on_the_examples() -> None:
     # The examples register user models: each worker imports them as the single process does.
-    one = check(REPO / "examples", "--jobs", "1")
-    two = check(REPO / "examples", "--jobs", "2")
+    one = check_folder(REPO / "examples", "--jobs", "1")
+    two = check_folder(REPO / "examples", "--jobs", "2")
     assert one.returncode == two.returncode == 1
     assert two.stdout == one.stdout and two.stdout.count("\n") > 30
     assert two.stderr == one.stderr
 
 
 def test_stats_print_the_throughput_on_stderr_only(generated: Path) -> None:
-    done = check(generated, "--jobs", "2", "--stats")
+    done = check_folder(generated, "--jobs", "2", "--stats")
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("toolsense: 63 files in ")
     assert lines[0].endswith(" files/s (2 processes)")
     assert "files/s" not in done.stdout
-    quiet = check(generated, "--format", "json", "--stats")
+    quiet = check_folder(generated, "--format", "json", "--stats")
     assert quiet.stderr == "" and quiet.stdout.startswith("[")
 
 
 def test_jobs_must_be_positive(generated: Path) -> None:
-    done = check(generated, "--jobs", "0")
+    done = check_folder(generated, "--jobs", "0")
     assert done.returncode == 2
     assert "expected a positive number of jobs, got '0'" in done.stderr

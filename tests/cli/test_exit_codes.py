@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile import run_cli, tool, write_json
+from clirun import run_cli
+from hostile import tool, write_json
 
 from toolsense import cli
 from toolsense.engine import catalog

@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from clirun import run
 from fixing import WORKSPACE, loads
-
-from toolsense.cli import main
 
 TYPOS = Path("wrong/typos.tool.json")
 BROKEN = Path("wrong/broken.automation.json")
@@ -21,12 +20,6 @@ def ws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copytree(WORKSPACE, root)
     monkeypatch.chdir(root)
     return root
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["check", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def snapshot(root: Path) -> dict[Path, bytes]:

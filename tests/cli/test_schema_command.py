@@ -16,7 +16,7 @@ from toolsense.schema_command import generate_schema, print_schema, tool_definit
 FIXTURES = str(Path(__file__).resolve().parents[1] / "models" / "fixtures")
 
 
-def run(
+def print_schema_of(
     model: str,
     *,
     tool: str | None = None,
@@ -33,7 +33,7 @@ def run(
 
 
 def test_the_strict_schema_of_a_model() -> None:
-    code, out, err = run("tsfx_good:WeatherInput")
+    code, out, err = print_schema_of("tsfx_good:WeatherInput")
     assert (code, err) == (0, "")
     schema = json.loads(out)
     assert schema["required"] == ["place"]
@@ -53,7 +53,7 @@ def test_the_strict_schema_of_a_model() -> None:
     ],
 )
 def test_a_whole_tool_definition_in_each_dialect(dialect: str, shape: list[str]) -> None:
-    code, out, _ = run("tsfx_good:WeatherInput", tool="get_weather", dialect=dialect)
+    code, out, _ = print_schema_of("tsfx_good:WeatherInput", tool="get_weather", dialect=dialect)
     assert code == 0
     definition = json.loads(out)
     assert list(definition) == shape
@@ -108,10 +108,13 @@ def test_examples_in_the_model_become_input_examples_after_validation() -> None:
 
 
 def test_usage_and_import_errors_exit_2_with_a_message() -> None:
-    assert run("tsfx_good")[0::2] == (2, "toolsense schema: expected package.module:Model, got 'tsfx_good'\n")
-    code, _, err = run("tsfx_raises:M")
+    assert print_schema_of("tsfx_good")[0::2] == (
+        2,
+        "toolsense schema: expected package.module:Model, got 'tsfx_good'\n",
+    )
+    code, _, err = print_schema_of("tsfx_raises:M")
     assert code == 2 and err == (
         "toolsense schema: tsfx_raises:M: cannot import 'tsfx_raises': RuntimeError: database not configured\n"
     )
-    code, _, err = run("tsfx_good:NotAModel")
+    code, _, err = print_schema_of("tsfx_good:NotAModel")
     assert code == 2 and "is not a pydantic model class" in err

@@ -4,23 +4,17 @@ tests/corpus, written with the rules)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from checking import CORPUS, EXAMPLES
+from clirun import run_cli
 
 
 @pytest.mark.corpus
 @pytest.mark.timeout(600)
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not here ({CORPUS})")
 def test_check_the_whole_corpus_without_a_crash() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "toolsense", "check", str(CORPUS), "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = run_cli(["check", str(CORPUS), "--format", "json"], timeout=600)
     assert done.returncode in (0, 1), done.stderr  # 2 = usage/I-O, 3 = toolsense failed
     assert "Traceback" not in done.stderr
     diagnostics = json.loads(done.stdout)
@@ -29,12 +23,7 @@ def test_check_the_whole_corpus_without_a_crash() -> None:
 
 
 def test_check_the_examples() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "toolsense", "check", str(EXAMPLES), "--format", "json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_cli(["check", str(EXAMPLES), "--format", "json"], timeout=300)
     assert done.returncode == 1, done.stderr  # examples/wrong shows what toolsense catches
     diagnostics = json.loads(done.stdout)
     assert not [d for d in diagnostics if d["code"] in ("TS900", "TS006")]

@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile import run_cli, tool, write_json
+from clirun import run_cli
+from hostile import tool, write_json
 from rawrpc import ServerProcess
 
 BOUND_S = 30.0

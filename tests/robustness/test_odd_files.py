@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile import run_cli, tool, write_json
+from clirun import run_cli
+from hostile import tool, write_json
 from rawrpc import ServerProcess
 
 BOUND_S = 60.0

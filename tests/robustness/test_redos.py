@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from hostile import run_cli, tool, write_json
+from clirun import run_cli
+from hostile import tool, write_json
 from rawrpc import ServerProcess
 
 import toolsense.rules  # noqa: F401  (registers the rules)

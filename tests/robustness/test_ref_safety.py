@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile import local_http_server, network_tripwire, run_cli, tool, write_json
+from clirun import run_cli
+from hostile import local_http_server, network_tripwire, tool, write_json
 from rawrpc import ServerProcess
 
 SECRET = "TOOLSENSE-SECRET-7c1e9d4b"

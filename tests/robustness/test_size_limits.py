@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hostile import run_cli
+from clirun import run_cli
 from rawrpc import ServerProcess
 from toolgen import tool, tools_text
 

@@ -13,7 +13,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from hostile import run_cli, tool, write_json
+from clirun import run_cli
+from hostile import tool, write_json
 from rawrpc import ServerProcess
 from waiting import until
 

@@ -17,7 +17,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hostile import run_cli, tool, write_json
+from clirun import run_cli
+from hostile import tool, write_json
 from rawrpc import ServerProcess
 
 from toolsense.settings import client_trust, discover_config, settings_from_mapping

@@ -1,12 +1,11 @@
-"""Helpers for the hardening tests: hostile workspaces, the CLI as a subprocess, a network tripwire."""
+"""Hostile surroundings for the robustness tests: tool files to plant, a network tripwire, a local web server that
+counts requests."""
 
 from __future__ import annotations
 
 import http.server
 import json
 import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,28 +29,8 @@ def write_json(path: Path, value: Any, indent: int | None = 2) -> Path:
     return path
 
 
-def run_cli(
-    args: list[str],
-    cwd: Path,
-    timeout: float,
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    """`python -m toolsense <args>` in a child process; raises subprocess.TimeoutExpired when it hangs."""
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "toolsense", *args],
-        cwd=str(cwd),
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
 _GUARD = '''
-"""Installed by the toolsense hardening tests: every attempt to open a network connection is recorded and refused."""
+"""Installed by the toolsense robustness tests: every attempt to open a network connection is recorded and refused."""
 import os
 import socket
 
