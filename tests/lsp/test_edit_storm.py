@@ -1,4 +1,4 @@
-"""Issue 8, invariant 3: an edit storm on a 5 MB tool-definition file, over stdio against the real server.
+"""An edit storm on a 5 MB tool-definition file, over stdio against the real server.
 
 1,000 incremental `didChange` notifications within about two seconds, completion requests interleaved: the server
 keeps answering completion, publishes diagnostics for the final version and never for a stale one, and its

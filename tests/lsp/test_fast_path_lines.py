@@ -1,6 +1,6 @@
 """The keystroke fast path moves the diagnostics of the units it does not re-check by the lines an edit adds or
 removes. An edit that brings a lone `\\r` and a `\\n` together makes one CRLF line break out of two: the other
-units' diagnostics must not move down a line (they did, until the settle check replaced them)."""
+units' diagnostics must not move down a line, even before the settle check replaces them."""
 
 from __future__ import annotations
 

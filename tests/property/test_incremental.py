@@ -1,4 +1,4 @@
-"""Invariant 1 (issue 8): incremental = fresh.
+"""Incremental = fresh.
 
 For any JSON-ish text and any sequence of LSP incremental edits — across CRLF pairs, next to multi-byte
 characters, inserting and removing U+2028 and lone \\r — the document after the edits (bytes, line table,

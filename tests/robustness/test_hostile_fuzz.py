@@ -1,4 +1,4 @@
-"""Fuzzing what the foundation's property tests (tests/property) do not: hostile *schemas* through the whole
+"""Fuzzing what the property tests (tests/property) do not: hostile *schemas* through the whole
 engine, every fix of every valid corpus file, and the real server under random requests and out-of-range edits.
 
 - Random JSON Schemas (nested, with local / remote / file / cyclic `$ref`s, evil patterns, patternProperties,
@@ -126,11 +126,11 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
 
     def refuse(self: socket.socket, address: Any) -> None:
         attempts.append(address)
-        raise ConnectionRefusedError("no network in the hardening fuzz")
+        raise ConnectionRefusedError("no network in the hostile fuzz")
 
     def refuse_lookup(*args: Any, **kwargs: Any) -> Any:
         attempts.append(args[:1])
-        raise socket.gaierror("no name resolution in the hardening fuzz")
+        raise socket.gaierror("no name resolution in the hostile fuzz")
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "getaddrinfo", refuse_lookup)

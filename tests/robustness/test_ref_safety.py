@@ -171,7 +171,7 @@ def test_very_deep_schemas_are_bounded(tmp_path: Path) -> None:
 @pytest.mark.timeout(CLI_BOUND_S + 30)
 def test_very_wide_schemas_are_bounded(tmp_path: Path) -> None:
     """100,000 properties, none described: 100,000 findings in one object, each placed without scanning the
-    object again (placement used to be quadratic here: minutes)."""
+    object again (a quadratic placement takes minutes here)."""
     properties = {f"p{i}": {"type": "string"} for i in range(100_000)}
     schema = {"type": "object", "properties": properties, "additionalProperties": False}
     write_json(tmp_path / "wide.tool.json", tool("wide_tool", schema, [{"p1": "x", "nope": 1}]), indent=None)

@@ -1,5 +1,5 @@
-"""Small, exact regressions for bugs the hardening fuzz and hostile-input tests found (each once hung, crashed or
-livelocked the server)."""
+"""Small, exact cases of inputs that can hang, crash or livelock a server: each found by the fuzz and
+hostile-input tests, each pinned here so that it stays fixed."""
 
 from __future__ import annotations
 

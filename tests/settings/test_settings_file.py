@@ -60,7 +60,7 @@ def test_constraint_messages_say_the_type_and_the_limit() -> None:
 
 
 def test_find_config_file(tmp_path: Path) -> None:
-    """Upward within the workspace folder (here tmp_path: no repository); see hardening/test_config_trust.py."""
+    """Upward within the workspace folder (here tmp_path: no repository); see test_config_trust.py."""
     nested = tmp_path / "a" / "b"
     nested.mkdir(parents=True)
     assert find_config_file(nested, tmp_path) is None

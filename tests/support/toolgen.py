@@ -1,4 +1,4 @@
-"""Generated inputs for the hardening tests (deterministic; nothing is committed but this code)."""
+"""Generated inputs for the robustness and LSP tests (deterministic; nothing is committed but this code)."""
 
 from __future__ import annotations
 

@@ -89,7 +89,7 @@ def test_real_automations_against_a_registry_with_gaps(name: str) -> None:
 
 
 def test_introduced_mistakes_in_a_real_automation_are_all_found() -> None:
-    """The sleep alert with the classic LLM mistakes of seed 004 written into it."""
+    """The sleep alert with the classic LLM mistakes written into it."""
     text = _read("polling_health_alert.json")
     text = text.replace('"oura_get_daily_sleep"', '"oura_sleep"', 1)
     text = text.replace("{{trigger_data.score}}", "{{#if score}}{{event_data.score}}{{/if}}")

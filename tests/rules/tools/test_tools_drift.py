@@ -1,4 +1,4 @@
-"""TS701–TS704: drift between a tool's schema and its registered model (seed 000 root cause 3, seed 003)."""
+"""TS701–TS704: drift between a tool's schema and its registered model."""
 
 from __future__ import annotations
 

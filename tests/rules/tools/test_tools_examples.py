@@ -11,7 +11,7 @@ from positions import span
 from toolsense.engine.findings import RenameKey, ReplaceValue
 from toolsense.settings import LimitsSettings, Settings
 
-# The seed's SLO tool before the fix: its examples use burn_alerts, which the schema does not define.
+# An SLO tool whose examples use burn_alerts, which the schema does not define.
 SLO_SCHEMA = {
     "type": "object",
     "properties": {

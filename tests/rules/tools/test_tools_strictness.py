@@ -1,4 +1,4 @@
-"""TS220: every object schema says `additionalProperties: false` (seed 000) — nested, items, $defs, anyOf."""
+"""TS220: every object schema says `additionalProperties: false` — nested, items, $defs, anyOf."""
 
 from __future__ import annotations
 
