@@ -13,6 +13,7 @@ from automations import TOOLS
 from lspkit import CONFIG
 from lsprotocol import types
 from lspstop import stop_server
+from positions import lsp_position
 from pytest_lsp import LanguageClient
 from waiting import until_async
 
@@ -97,10 +98,7 @@ async def _settle(client: LanguageClient) -> None:
 
 def _at(text: str, marker: str) -> types.Position:
     """Position (UTF-16) of the `|` in marker, found in text."""
-    at = text.index(marker.replace("|", "")) + marker.index("|")
-    line = text.count("\n", 0, at)
-    column_text = text[text.rfind("\n", 0, at) + 1 : at]
-    return types.Position(line, len(column_text.encode("utf-16-le")) // 2)
+    return types.Position(*lsp_position(text, text.index(marker.replace("|", "")) + marker.index("|")))
 
 
 @pytest.mark.asyncio

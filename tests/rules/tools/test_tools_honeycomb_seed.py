@@ -8,14 +8,12 @@ fail, examples/toolsense.toml registers the models.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import pytest
 from checking import EXAMPLES, ROOT, check
+from clirun import run_cli
 from positions import span
 
 from toolsense.models import format_validation_errors
@@ -36,12 +34,6 @@ def models() -> ModelRegistry:
     registry = load_models(Settings(models=REGISTERED, python_path=(".",)), EXAMPLES, timeout=30)
     assert registry.problems == []
     return registry
-
-
-def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "toolsense", *args], cwd=cwd, capture_output=True, text=True, timeout=180, check=False
-    )
 
 
 # --- "Schema shows enum values ("=", "COUNT") not names ("EQUALS")" --------------------------------------
@@ -104,14 +96,18 @@ def test_all_nested_objects_have_additional_properties_false(definition: dict[st
 
 
 def test_the_seeds_board_call_gets_exactly_one_diagnostic_on_each_bad_key() -> None:
-    result = cli(
-        "check",
-        "examples/calls/board-bad.json",
-        "examples/tools",
-        "--config",
-        "examples/toolsense.toml",
-        "--format",
-        "json",
+    result = run_cli(
+        [
+            "check",
+            "examples/calls/board-bad.json",
+            "examples/tools",
+            "--config",
+            "examples/toolsense.toml",
+            "--format",
+            "json",
+        ],
+        ROOT,
+        180,
     )
     assert result.returncode == 1, result.stderr
     diags = [d for d in json.loads(result.stdout) if d["path"].endswith("board-bad.json")]
@@ -157,14 +153,18 @@ def test_slo_schema_has_burn_alerts_and_target_percentage_and_no_target_nines() 
 
 
 def test_a_call_with_target_nines_is_told_to_use_target_percentage(models: ModelRegistry) -> None:
-    result = cli(
-        "check",
-        "examples/calls/slo-bad.json",
-        "examples/tools",
-        "--config",
-        "examples/toolsense.toml",
-        "--format",
-        "json",
+    result = run_cli(
+        [
+            "check",
+            "examples/calls/slo-bad.json",
+            "examples/tools",
+            "--config",
+            "examples/toolsense.toml",
+            "--format",
+            "json",
+        ],
+        ROOT,
+        180,
     )
     diags = json.loads(result.stdout)
     by_code = {d["code"]: d["message"] for d in diags}
@@ -206,7 +206,7 @@ def test_position_is_the_api_native_object(models: ModelRegistry) -> None:
 
 
 def test_check_examples_reports_only_in_the_files_meant_to_be_wrong() -> None:
-    result = cli("check", "examples", "--format", "json")
+    result = run_cli(["check", "examples", "--format", "json"], ROOT, 180)
     assert result.returncode == 1, result.stderr
     assert result.stderr == ""
     diags = json.loads(result.stdout)
@@ -234,6 +234,8 @@ def test_check_examples_reports_only_in_the_files_meant_to_be_wrong() -> None:
 def test_tool_definitions_are_exactly_what_toolsense_schema_generates(path: str, model: str, name: str) -> None:
     committed = (EXAMPLES / "tools" / path).read_text(encoding="utf-8")
     description = json.loads(committed)["description"]
-    result = cli("schema", model, "--python-path", "examples", "--tool", name, "--description", description)
+    result = run_cli(
+        ["schema", model, "--python-path", "examples", "--tool", name, "--description", description], ROOT, 180
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == committed
