@@ -3,7 +3,7 @@
 # ruff, mypy --strict, pytest (unit, golden, LSP end-to-end, Neovim, real VS Code via code-server).
 #
 #   scripts/test.sh [pytest args]      the full run (what CI runs)
-#   scripts/test.sh --stress N [args]  the LSP and hardening tests N times in a row while busy processes load
+#   scripts/test.sh --stress N [args]  the LSP and robustness tests N times in a row while busy processes load
 #                                      every core: a test that passes only on an idle machine fails here
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,14 +12,14 @@ if [[ "${1:-}" == "--stress" ]]; then
   rounds="${2:?usage: scripts/test.sh --stress N [pytest args]}"
   shift 2
   [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "--stress needs a positive count, got '$rounds'" >&2; exit 2; }
-  # tests/lsp last: its test modules import its conftest by name, and pytest loads the conftest of every
-  # path given before collecting (the last one loaded wins the name).
   stress_tests=(
-    tests/hardening
-    tests/rules_automation/test_lsp_automation.py
-    tests/fixes/test_fix_lsp.py
-    tests/rules_tools/test_tools_lsp.py
     tests/lsp
+    tests/robustness
+    tests/cli/test_exit_codes.py
+    tests/models/test_user_code.py
+    tests/models/test_probe_orphans.py
+    tests/settings/test_config_trust.py
+    tests/settings/test_extension_trust.py
   )
   load_pids=()
   stop_load() {

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from fixkit import assert_outside_unchanged, strip_comments
+from fixing import assert_outside_unchanged, strip_comments
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 

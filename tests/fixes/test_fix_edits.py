@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from fixkit import assert_outside_unchanged, loads
+from fixing import assert_outside_unchanged, loads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +25,7 @@ from toolsense.fixes.layout import detect_eol, detect_indent_unit
 from toolsense.fixes.text import _plain
 
 
-def run(text: str, *edits: FixEdit, snippets: bool = False) -> str | None:
+def edited(text: str, *edits: FixEdit, snippets: bool = False) -> str | None:
     document = Document.from_text("file:///x.json", text)
     found = edits_for_fix(document, Fix("t", tuple(edits)), snippets=snippets)
     if found is None:
@@ -83,7 +83,7 @@ REMOVE_CASES = [
 
 @pytest.mark.parametrize(("text", "pointer", "expected"), REMOVE_CASES)
 def test_remove(text: str, pointer: tuple[str | int, ...], expected: str) -> None:
-    assert run(text, RemoveMember(pointer)) == expected
+    assert edited(text, RemoveMember(pointer)) == expected
 
 
 INSERT = InsertMembers(("x",), (("b", '""'), ("c", "0")), (("b", '"$1"'), ("c", "${2:0}")))
@@ -119,31 +119,32 @@ INSERT_CASES = [
 
 @pytest.mark.parametrize(("text", "expected"), INSERT_CASES)
 def test_insert(text: str, expected: str) -> None:
-    assert run(text, INSERT) == expected
+    assert edited(text, INSERT) == expected
 
 
 def test_insert_at_root_and_first_member() -> None:
-    assert run("{}", InsertMembers((), (("name", '""'),))) == '{\n  "name": ""\n}'
-    assert run("{\n}\n", InsertMembers((), (("name", '""'),))) == '{\n  "name": ""\n}\n'
-    assert run('{\n  "a": 1}', InsertMembers((), (("b", "0"),))) == '{\n  "a": 1,\n  "b": 0}'
+    assert edited("{}", InsertMembers((), (("name", '""'),))) == '{\n  "name": ""\n}'
+    assert edited("{\n}\n", InsertMembers((), (("name", '""'),))) == '{\n  "name": ""\n}\n'
+    assert edited('{\n  "a": 1}', InsertMembers((), (("b", "0"),))) == '{\n  "a": 1,\n  "b": 0}'
 
 
 def test_insert_into_a_missing_object_creates_it() -> None:
     edit = InsertMembers(("x", "y"), (("a", '""'), ("b", "0")), (("a", '"$1"'), ("b", "${2:0}")))
     assert (
-        run('{\n  "x": {\n    "z": 1\n  }\n}', edit) == '{\n  "x": {\n    "z": 1,\n    "y": {"a": "", "b": 0}\n  }\n}'
+        edited('{\n  "x": {\n    "z": 1\n  }\n}', edit)
+        == '{\n  "x": {\n    "z": 1,\n    "y": {"a": "", "b": 0}\n  }\n}'
     )
-    snippet = run('{"x": {}}', edit, snippets=True)
+    snippet = edited('{"x": {}}', edit, snippets=True)
     assert snippet == '{"x": {"y": {"a": "$1", "b": ${2:0}}}}'
-    assert run('{"x": 1}', edit) is None  # the parent is not an object
+    assert edited('{"x": 1}', edit) is None  # the parent is not an object
 
 
 def test_insert_snippets_only_when_asked() -> None:
     text = '{\n  "x": {\n    "a": 1\n  }\n}'
-    assert run(text, INSERT, snippets=True) == '{\n  "x": {\n    "a": 1,\n    "b": "$1",\n    "c": ${2:0}\n  }\n}'
+    assert edited(text, INSERT, snippets=True) == '{\n  "x": {\n    "a": 1,\n    "b": "$1",\n    "c": ${2:0}\n  }\n}'
     # no snippet variant: plain placeholders even for a snippet client
     plain = InsertMembers(("x",), (("b", '""'),))
-    assert run(text, plain, snippets=True) == '{\n  "x": {\n    "a": 1,\n    "b": ""\n  }\n}'
+    assert edited(text, plain, snippets=True) == '{\n  "x": {\n    "a": 1,\n    "b": ""\n  }\n}'
 
 
 def test_snippet_keys_are_escaped() -> None:
@@ -155,46 +156,47 @@ def test_snippet_keys_are_escaped() -> None:
 
 
 def test_insert_refuses_existing_member() -> None:
-    assert run('{"x": {"b": 1}}', INSERT) is None
+    assert edited('{"x": {"b": 1}}', INSERT) is None
 
 
 def test_rename_keeps_quotes_and_escapes() -> None:
-    assert run('{"descripton": "x"}', RenameKey(("descripton",), "description")) == '{"description": "x"}'
-    assert run('{"k\\"ey": 1}', RenameKey(('k"ey',), 'n"ew é')) == '{"n\\"ew é": 1}'
-    assert run('{"a": 1}', RenameKey(("a",), "tab\there\ud800")) == '{"tab\\there\\ud800": 1}'
-    assert run("[1]", RenameKey((0,), "x")) is None  # not a member
+    assert edited('{"descripton": "x"}', RenameKey(("descripton",), "description")) == '{"description": "x"}'
+    assert edited('{"k\\"ey": 1}', RenameKey(('k"ey',), 'n"ew é')) == '{"n\\"ew é": 1}'
+    assert edited('{"a": 1}', RenameKey(("a",), "tab\there\ud800")) == '{"tab\\there\\ud800": 1}'
+    assert edited("[1]", RenameKey((0,), "x")) is None  # not a member
 
 
 def test_replace_value() -> None:
-    assert run('{"strict": "true"}', ReplaceValue(("strict",), "true")) == '{"strict": true}'
+    assert edited('{"strict": "true"}', ReplaceValue(("strict",), "true")) == '{"strict": true}'
     assert (
-        run('{\r\n\t"k": 1\r\n}', ReplaceValue(("k",), '{\n  "z": 1\n}')) == '{\r\n\t"k": {\r\n\t  "z": 1\r\n\t}\r\n}'
+        edited('{\r\n\t"k": 1\r\n}', ReplaceValue(("k",), '{\n  "z": 1\n}'))
+        == '{\r\n\t"k": {\r\n\t  "z": 1\r\n\t}\r\n}'
     )
-    assert run('{"a": 1}\n{"a": 2}\n', ReplaceValue((1, "a"), "3")) == '{"a": 1}\n{"a": 3}\n'
-    assert run('{"a": 1}', ReplaceValue(("b",), "3")) is None  # pointer gone
+    assert edited('{"a": 1}\n{"a": 2}\n', ReplaceValue((1, "a"), "3")) == '{"a": 1}\n{"a": 3}\n'
+    assert edited('{"a": 1}', ReplaceValue(("b",), "3")) is None  # pointer gone
 
 
 def test_replace_in_string_escapes() -> None:
     text = '{"k": "a\\"b {{event_data.x}} \\u00e9"}'
     # decoded: a"b {{event_data.x}} é — "event_data" is characters [6, 16)
-    assert run(text, ReplaceInString(("k",), 6, 16, "trigger_data")) == '{"k": "a\\"b {{trigger_data.x}} \\u00e9"}'
-    assert run('{"k": "xy"}', ReplaceInString(("k",), 1, 1, 'q"\n')) == '{"k": "xq\\"\\ny"}'
-    assert run('{"k": "😀x"}', ReplaceInString(("k",), 1, 2, "é")) == '{"k": "😀é"}'
-    assert run('{"k": 1}', ReplaceInString(("k",), 0, 1, "x")) is None  # not a string
+    assert edited(text, ReplaceInString(("k",), 6, 16, "trigger_data")) == '{"k": "a\\"b {{trigger_data.x}} \\u00e9"}'
+    assert edited('{"k": "xy"}', ReplaceInString(("k",), 1, 1, 'q"\n')) == '{"k": "xq\\"\\ny"}'
+    assert edited('{"k": "😀x"}', ReplaceInString(("k",), 1, 2, "é")) == '{"k": "😀é"}'
+    assert edited('{"k": 1}', ReplaceInString(("k",), 0, 1, "x")) is None  # not a string
 
 
 def test_overlapping_edits_in_one_fix_are_refused() -> None:
-    assert run('{"a": 1}', ReplaceValue(("a",), "2"), ReplaceValue(("a",), "3")) is None
+    assert edited('{"a": 1}', ReplaceValue(("a",), "2"), ReplaceValue(("a",), "3")) is None
 
 
 def test_syntax_error_outside_the_edit_blocks_every_fix() -> None:
-    assert run('{"a": "true", "b": }', ReplaceValue(("a",), "true")) is None
-    assert run('{"a": 1,}', ReplaceValue(("a",), "3")) is None
-    assert run('{"a": "true", "b": 1} // fine', ReplaceValue(("a",), "true")) == '{"a": true, "b": 1} // fine'
+    assert edited('{"a": "true", "b": }', ReplaceValue(("a",), "true")) is None
+    assert edited('{"a": 1,}', ReplaceValue(("a",), "3")) is None
+    assert edited('{"a": "true", "b": 1} // fine', ReplaceValue(("a",), "true")) == '{"a": true, "b": 1} // fine'
 
 
 def test_result_must_parse() -> None:
-    assert run('{"a": 1}', ReplaceValue(("a",), "{")) is None
+    assert edited('{"a": 1}', ReplaceValue(("a",), "{")) is None
 
 
 def test_detect_indentation_and_line_ends() -> None:

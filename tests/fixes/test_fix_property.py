@@ -14,7 +14,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from fixkit import EXAMPLES, WORKSPACE, assert_outside_unchanged, check, checker, loads
+from checking import EXAMPLES
+from fixing import WORKSPACE, assert_outside_unchanged, check_in_workspace, checker, loads
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -101,7 +102,7 @@ def test_every_fix_yields_valid_json(source: tuple[Path, str, Any], seed: int, m
     for _ in range(mutations):
         value = mutate(value, rng)
     text = render(value, style)
-    document, diagnostics = check(text, name, root)
+    document, diagnostics = check_in_workspace(text, name, root)
     for diagnostic in diagnostics:
         for fix in diagnostic.finding.fixes if diagnostic.finding else ():
             for snippets in (False, True):
@@ -122,6 +123,6 @@ def test_the_examples_fix_to_valid_json() -> None:
     for root, name, value in SOURCES:
         for style in (2, 7):  # two spaces LF; tabs CRLF
             text = render(value, style)
-            document, diagnostics = check(text, name, root)
+            document, diagnostics = check_in_workspace(text, name, root)
             outcome = fix_document(document, checker(name, root), unsafe=True, diagnostics=diagnostics)
             assert_valid(outcome.data)

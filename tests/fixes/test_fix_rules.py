@@ -1,6 +1,6 @@
 """Every fix every rule offers on the case files: applied, re-parsed, re-checked.
 
-For each diagnostic with fixes, each fix is applied on its own and must (fixkit.apply_fix): apply, leave
+For each diagnostic with fixes, each fix is applied on its own and must (fixing.apply_fix): apply, leave
 every byte outside its edits unchanged, leave valid JSON, remove its diagnostic and add none. Each file is
 tried as written (LF, two spaces), as CRLF + tabs, and with comments outside the units where the file's
 shape has such a place. A catalogue test keeps this honest: every rule that says it has a quick fix must
@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fixkit import EXAMPLES, WORKSPACE, Applied, apply_fix, changed_lines, check, crlf_tabs, find
+from checking import EXAMPLES
+from fixing import WORKSPACE, Applied, apply_fix, changed_lines, check_in_workspace, crlf_tabs, find
 
 from toolsense.engine.catalog import CATALOG
 from toolsense.engine.checker import Diagnostic
@@ -47,7 +48,7 @@ def variants(path: Path) -> Iterator[tuple[str, str]]:
 def all_fixes() -> Iterator[object]:
     for root, name in FILES:
         for variant, text in variants(source(root, name)):
-            _, diagnostics = check(text, name, root)
+            _, diagnostics = check_in_workspace(text, name, root)
             for index, diagnostic in enumerate(diagnostics):
                 if diagnostic.finding is None:
                     continue
@@ -66,12 +67,12 @@ PARAMS = list(all_fixes())
 
 
 def _fix(root: Path, text: str, name: str, index: int, title: str) -> tuple[Applied, Fix]:
-    _, diagnostics = check(text, name, root)
+    _, diagnostics = check_in_workspace(text, name, root)
     diagnostic = diagnostics[index]
     assert diagnostic.finding is not None
     fix = next(f for f in diagnostic.finding.fixes if f.title == title)
     prefix = REVEALS.get(diagnostic.code)
-    document, _ = check(text, name, root)
+    document, _ = check_in_workspace(text, name, root)
     spans = [span.pointer for span in split(document, None).spans]
     pointer = diagnostic.finding.pointer
     unit = max((p for p in spans if pointer[: len(p)] == p), key=len, default=())
@@ -106,7 +107,7 @@ def test_the_case_files_cover_every_rule_with_a_fix() -> None:
     assert PARAMS
     codes: set[str] = set()
     for root, name in FILES:
-        _, diagnostics = check(source(root, name).read_bytes(), name, root)
+        _, diagnostics = check_in_workspace(source(root, name).read_bytes(), name, root)
         codes |= {d.code for d in diagnostics if d.finding is not None and d.finding.fixes}
     with_fix_text = {code for code, rule in CATALOG.rules.items() if rule.fix}
     missing = with_fix_text - codes - NOT_IN_CASE_FILES
@@ -125,7 +126,7 @@ NOT_IN_CASE_FILES: set[str] = set()
 def _apply_titled(path: Path, code: str, title: str, text: str | None = None) -> str:
     text = text if text is not None else path.read_text(encoding="utf-8")
     name = path.relative_to(WORKSPACE).as_posix() if path.is_relative_to(WORKSPACE) else path.name
-    _, diagnostics = check(text, name)
+    _, diagnostics = check_in_workspace(text, name)
     diagnostic = find(diagnostics, code)
     assert diagnostic.finding is not None
     fix = next(f for f in diagnostic.finding.fixes if f.title == title)
@@ -169,7 +170,7 @@ def test_insert_missing_property_exactly() -> None:
 
 def test_insert_missing_parameters_exactly() -> None:
     path = CASES / "tools.automation.json"
-    _, diagnostics = check(path.read_bytes(), path.name)
+    _, diagnostics = check_in_workspace(path.read_bytes(), path.name)
     diagnostic = find(diagnostics, "TS405", ("actions", 2, "parameters"))
     assert diagnostic.finding is not None
     applied = apply_fix(path.read_bytes(), path.name, diagnostic, diagnostic.finding.fixes[0])

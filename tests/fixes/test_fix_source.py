@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from fixkit import EXAMPLES, WORKSPACE, assert_outside_unchanged, check, checker, loads
+from checking import EXAMPLES
+from fixing import WORKSPACE, assert_outside_unchanged, check_in_workspace, checker, loads
 
 from toolsense.document.document import Document
 from toolsense.engine.checker import Diagnostic
@@ -30,12 +31,12 @@ def _safe_fix_left(document: Document, diagnostics: list[Diagnostic]) -> list[st
 
 @pytest.mark.parametrize(("root", "name", "path"), ALL, ids=[e[1] for e in ALL])
 def test_fix_all_leaves_no_safe_fix(root: Path, name: str, path: Path) -> None:
-    document, diagnostics = check(path.read_bytes(), name, root)
+    document, diagnostics = check_in_workspace(path.read_bytes(), name, root)
     edits = fix_all_edits(document, diagnostics, checker(name, root))
     new = apply_edits(document.data, edits)
     assert_outside_unchanged(bytes(document.data), new, edits)
     loads(new)
-    fixed, after = check(new, name, root)
+    fixed, after = check_in_workspace(new, name, root)
     assert not _safe_fix_left(fixed, after)
     if not any(d.finding is not None and any(f.safe for f in d.finding.fixes) for d in diagnostics):
         assert edits == []
@@ -46,12 +47,12 @@ def test_close_objects_agrees_with_the_rules(root: Path, name: str, path: Path) 
     """After the source action no rule asks for `additionalProperties: false` (TS220, TS263), and nothing
     else appears."""
     for text in (path.read_text(encoding="utf-8"), path.read_text(encoding="utf-8").replace("\n", "\r\n")):
-        document, before = check(text, name, root)
+        document, before = check_in_workspace(text, name, root)
         edits = close_objects_edits(document, None)
         new = apply_edits(document.data, edits)
         assert_outside_unchanged(bytes(document.data), new, edits)
         loads(new)
-        _, after = check(new, name, root)
+        _, after = check_in_workspace(new, name, root)
         # Left alone: an object that says `additionalProperties: true` (a choice, not an omission) and a
         # free-form object that lists no properties (closing it would allow only `{}`).
         left = [d for d in after if d.code in ("TS220", "TS263")]
@@ -101,7 +102,7 @@ def test_close_objects_on_crlf_tabs_keeps_the_layout() -> None:
         '\t"input_schema": {\r\n\t\t"type": "object",\r\n\t\t"properties": {\r\n'
         '\t\t\t"p": {"type": "object", "description": "P", "properties": {}}\r\n\t\t}\r\n\t}\r\n}\r\n'
     )
-    document, _ = check(text, "t.tool.json")
+    document, _ = check_in_workspace(text, "t.tool.json")
     new = apply_edits(document.data, close_objects_edits(document, None)).decode()
     assert new == text.replace(
         '"properties": {}}\r\n\t\t}\r\n\t}',

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import Session
+from lspkit import Session
 from lsprotocol import types
 
 

@@ -5,7 +5,7 @@ the tool's own input schema; JSON Schema keywords and type names; half-typed JSO
 from __future__ import annotations
 
 import pytest
-from conftest import Session, at
+from lspkit import Session, at
 from lsprotocol import types
 from samples import SEND_TOOL
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import Session, find, span
+from lspkit import Session, find, span
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from samples import WEATHER_TOOLS, automation

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import SERVER, Session, encoding_capabilities, find, span
+from lspkit import SERVER, Session, encoding_capabilities, find, span
 from lsprotocol import types
 from samples import WEATHER_TOOLS
 from waiting import until

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import Session, at, find, neovim_capabilities, span
+from lspkit import Session, at, find, neovim_capabilities, span
 from lsprotocol import types
 from samples import SEND_TOOL, WEATHER_TOOLS, automation
 

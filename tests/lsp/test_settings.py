@@ -3,7 +3,7 @@ workspace/didChangeConfiguration, and invalid settings reported with window/show
 
 from __future__ import annotations
 
-from conftest import Session
+from lspkit import Session
 from lsprotocol import types
 from samples import WEATHER_TOOLS
 

@@ -3,7 +3,7 @@ didChangeWatchedFiles), open tool documents feeding the registry live, dependent
 
 from __future__ import annotations
 
-from conftest import Session
+from lspkit import Session
 from lsprotocol import types
 from samples import SEND_TOOL, automation
 

@@ -16,7 +16,8 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
-from propkit import EXAMPLES, lsp_position
+from positions import lsp_position
+from propkit import EXAMPLES
 
 import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document

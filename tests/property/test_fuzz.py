@@ -1,4 +1,4 @@
-"""Invariant 2 (issue 8), the engine's part: never crash, always in range.
+"""Never crash, always in range (the engine's part).
 
 Every file in examples/ and ../shared/corpus/, mutated (byte flips, truncations, duplicated or deleted spans,
 inserted brackets and quotes): no exception escapes `check_document` (nor the CLI's file loading), and every

@@ -1,4 +1,4 @@
-"""Invariant 1 (issue 8): incremental = fresh.
+"""Incremental = fresh.
 
 For any JSON-ish text and any sequence of LSP incremental edits — across CRLF pairs, next to multi-byte
 characters, inserting and removing U+2028 and lone \\r — the document after the edits (bytes, line table,
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from propkit import EXAMPLES, diagnostic_rows, edits, lsp_position, nodes, reference_starts, texts
+from positions import lsp_position
+from propkit import EXAMPLES, diagnostic_rows, edits, nodes, reference_starts, texts
 
 import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document

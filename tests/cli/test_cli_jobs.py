@@ -1,0 +1,70 @@
+"""`toolsense check --jobs N`: worker processes give exactly the output of one process, in every format."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from clirun import run_cli
+
+from generate import write_workspace
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def check_folder(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`toolsense check .` in `folder`, a child process running this checkout's toolsense."""
+    return run_cli(["check", ".", *args], folder, 300, env={"PYTHONPATH": str(REPO / "server")})
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("workspace")
+    write_workspace(folder, 60)
+    # One file of each kind that is not a small tool file: broken JSON, not ours, an automation.
+    (folder / "pkg_0000" / "broken.tools.json").write_text('[{"name": "x", "input_schema": {', encoding="utf-8")
+    (folder / "package.json").write_text('{"name": "not ours"}', encoding="utf-8")
+    automation = REPO / "examples" / "automations" / "morning-weather.json"
+    (folder / "morning.automation.json").write_text(automation.read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("output", ["text", "json", "sarif"])
+def test_two_jobs_print_what_one_prints_on_a_generated_workspace(generated: Path, output: str) -> None:
+    one = check_folder(generated, "--format", output, "--jobs", "1")
+    two = check_folder(generated, "--format", output, "--jobs", "2")
+    assert one.returncode == two.returncode == 1
+    assert two.stdout == one.stdout
+    assert two.stderr == one.stderr == ""
+    if output == "text":
+        assert one.stdout.endswith("Checked 63 files: 10 errors\n")
+        assert "error TS230 Unknown property 'unexpected' in input example 1" in one.stdout
+        assert "morning.automation.json:9:15: error TS403 Unknown tool 'get_weather'" in one.stdout
+        assert "error TS303 Unknown property 'unexpected' in the input of" in one.stdout
+        assert "pkg_0000/broken.tools.json:1:" in one.stdout
+
+
+def test_two_jobs_print_what_one_prints_on_the_examples() -> None:
+    # The examples register user models: each worker imports them as the single process does.
+    one = check_folder(REPO / "examples", "--jobs", "1")
+    two = check_folder(REPO / "examples", "--jobs", "2")
+    assert one.returncode == two.returncode == 1
+    assert two.stdout == one.stdout and two.stdout.count("\n") > 30
+    assert two.stderr == one.stderr
+
+
+def test_stats_print_the_throughput_on_stderr_only(generated: Path) -> None:
+    done = check_folder(generated, "--jobs", "2", "--stats")
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("toolsense: 63 files in ")
+    assert lines[0].endswith(" files/s (2 processes)")
+    assert "files/s" not in done.stdout
+    quiet = check_folder(generated, "--format", "json", "--stats")
+    assert quiet.stderr == "" and quiet.stdout.startswith("[")
+
+
+def test_jobs_must_be_positive(generated: Path) -> None:
+    done = check_folder(generated, "--jobs", "0")
+    assert done.returncode == 2
+    assert "expected a positive number of jobs, got '0'" in done.stderr
