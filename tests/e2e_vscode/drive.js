@@ -46,6 +46,16 @@
 //                                                 optional: then toolsense.interpreter names a Python without
 //                                                     toolsense while the package index is unreachable: exactly one
 //                                                     new notification says what failed and what to do
+//   mcp            {setupTimeoutMs, logsDir, cases: [{config, server, snapshot, tools, message, summary}]}
+//                                                 optional, instead of the above: in a folder whose MCP configuration
+//                                                     files name real SDK servers, with workspace trust on: the
+//                                                     folder opens in Restricted Mode and is trusted in the
+//                                                     Workspace Trust editor, the bundled server set up;
+//                                                     then per case: open `config`, click the code lens "Check this
+//                                                     server's tools" on entry `server`; `snapshot` must be written
+//                                                     (with `tools` tools) and become the active editor, a problem
+//                                                     with exactly `message` must be listed for it (when given), and
+//                                                     the entry must get the problem `summary` (exact message)
 //   timeoutMs      per wait (default 30000)
 //
 // Every check runs even if an earlier one failed; the result is one JSON line on stdout, prefixed `RESULT `,
@@ -317,6 +327,143 @@ async function noToolsense() {
   });
 }
 
+// ---- MCP configuration files: the "Check this server's tools" code lens --------------------------------
+
+const LENS_TITLE = "Check this server's tools";
+
+/** Open a file by its workspace-relative path through Quick Open, choosing the row whose name and folder are
+ * exactly the file's (`.mcp.json` would otherwise also match `.vscode/mcp.json`). */
+async function openExactly(relPath) {
+  const base = path.basename(relPath);
+  const dir = path.dirname(relPath) === '.' ? '' : path.dirname(relPath);
+  for (let attempt = 1; ; attempt++) {
+    await focusEditorArea();
+    await page.keyboard.press('Control+P');
+    const input = quickInput().locator('input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(relPath);
+    try {
+      const index = await waitFor(`a Quick Open row for ${relPath}`, async () => {
+        const rows = await quickInput()
+          .locator('.monaco-list-row')
+          .evaluateAll((els) =>
+            els.map((el) => ({
+              name: (el.querySelector('.label-name')?.textContent ?? '').trim(),
+              description: (el.querySelector('.label-description')?.textContent ?? '').trim(),
+            })),
+          );
+        const found = rows.findIndex((r) => r.name === base && (r.description === dir || r.description.endsWith(`/${dir}`) || (!dir && r.description === '')));
+        return found >= 0 ? found + 1 : undefined;
+      }, 10_000);
+      await quickInput().locator('.monaco-list-row').nth(index - 1).click();
+      await page.locator('.tabs-container .tab.active').filter({ hasText: base }).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw new Error(`could not open ${relPath}: ${error}`);
+      log(`opening ${relPath} failed (attempt ${attempt}), retrying: ${error}`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+  }
+}
+
+/** The aria-labels and texts of the active editor tabs (the file's name is in both). */
+function activeTabs() {
+  return readRows('.tabs-container .tab.active');
+}
+
+async function mcpChecks() {
+  const mcp = config.mcp;
+  await check('trust', async () => {
+    // Workspace trust is on and the folder is new: it opens in Restricted Mode (no lens: the server is told the
+    // workspace is untrusted). Trust it in the Workspace Trust editor, as a user would.
+    const restricted = page.locator('#workbench\\.parts\\.statusbar').getByText('Restricted Mode');
+    await restricted.first().waitFor({ state: 'visible', timeout: 60_000 });
+    await shot('restricted-mode');
+    await runCommand('Workspaces: Manage Workspace Trust');
+    const editor = page.locator('.workspace-trust-editor').filter({ visible: true });
+    await editor.first().waitFor({ state: 'visible', timeout: 20_000 });
+    const button = editor.getByRole('button', { name: /^Trust( Folder)?$/ }).first();
+    await button.waitFor({ state: 'visible', timeout: 10_000 });
+    await button.click();
+    await restricted.first().waitFor({ state: 'hidden', timeout: 20_000 });
+    await shot('trusted');
+    await page.keyboard.press('Control+W'); // close the trust editor
+    return 'Restricted Mode at start; trusted in the Workspace Trust editor';
+  });
+
+  await check('setup', async () => {
+    const label = await waitFor('the bundled server to be set up and ready', async () =>
+      (await statusLabels()).find((l) => l.includes('toolsense: ready')), mcp.setupTimeoutMs, 500);
+    if (!label.includes('bundled server')) throw new Error(`not the bundled server: ${label}`);
+    const log = readLogs(mcp.logsDir, (f) => f.includes('toolsense'));
+    if (!/\$ \S+ -I -m pip install .*bundled\/toolsense-[^ ]+\.whl\[mcp\]/.test(log)) {
+      throw new Error(`the log does not show pip installing the wheel with the mcp extra:\n${log.slice(-3000)}`);
+    }
+    return `status ${JSON.stringify(label)}`;
+  });
+
+  for (const c of mcp.cases) {
+    await check(`code-lens ${c.config}`, async () => {
+      await openExactly(c.config);
+      await page.keyboard.press('Escape');
+      // The lens above the server's entry; the server answers code lens requests only in a trusted workspace.
+      const lens = page.locator('.editor-instance .codelens-decoration a').filter({ hasText: LENS_TITLE });
+      await waitFor(`the code lens "${LENS_TITLE}" in ${c.config}`, async () => (await lens.count()) > 0, 60_000);
+      await shot(`lens-${path.basename(c.config)}`);
+      const lensTexts = await page.locator('.editor-instance .codelens-decoration').allInnerTexts();
+      // One lens per server entry, in order; take the one of this case's entry (the only one in these files).
+      if (lensTexts.length !== 1) throw new Error(`expected one code lens, got ${JSON.stringify(lensTexts)}`);
+      const started = Date.now();
+      await lens.first().click();
+
+      // The snapshot is written and opened (window/showDocument, focused).
+      const snapshotBase = path.basename(c.snapshot);
+      const full = path.join(config.workspace, c.snapshot);
+      await waitFor(`${c.snapshot} to be written and opened`, async () =>
+        fs.existsSync(full) && (await activeTabs()).some((t) => t.includes(snapshotBase)), 90_000).catch(async (error) => {
+        const toasts = await notificationTexts();
+        const tabs = await activeTabs();
+        await showProblems(c.config);
+        const rows = await problemRows();
+        throw new Error(`${error}; written: ${fs.existsSync(full)}; active tabs ${JSON.stringify(tabs)}; notifications ${JSON.stringify(toasts)}; problems of ${c.config}: ${JSON.stringify(rows)}`);
+      });
+      const opened = Date.now() - started;
+      const snapshot = JSON.parse(fs.readFileSync(full, 'utf8'));
+      if (!Array.isArray(snapshot.tools) || snapshot.tools.length !== c.tools) {
+        throw new Error(`${c.snapshot} lists ${snapshot.tools?.length} tools, expected ${c.tools}`);
+      }
+      await shot(`snapshot-${path.basename(c.config)}`);
+
+      // Its diagnostics (the ordinary checks of a tools/list file).
+      let snapshotRows = [];
+      if (c.message) {
+        await showProblems(c.snapshot);
+        await waitFor(`the problem "${c.message}" in ${c.snapshot}`, async () => {
+          snapshotRows = await problemRows();
+          return snapshotRows.some((r) => r.includes('toolsense') && r.includes(c.message));
+        }).catch((error) => {
+          throw new Error(`${error}; rows: ${JSON.stringify(snapshotRows)}`);
+        });
+      }
+
+      // The one-line summary on the configuration entry.
+      let entryRows = [];
+      await showProblems(c.config);
+      await waitFor(`the summary "${c.summary}" on ${c.config}`, async () => {
+        entryRows = await problemRows();
+        return entryRows.some((r) => r.includes(c.summary));
+      }).catch((error) => {
+        throw new Error(`${error}; rows: ${JSON.stringify(entryRows)}`);
+      });
+      await shot(`summary-${path.basename(c.config)}`);
+      const summaryRow = entryRows.find((r) => r.includes(c.summary));
+      return `snapshot opened ${opened} ms after the click; ${snapshotRows.filter((r) => r.includes('toolsense')).length} problem(s) in it; entry: ${summaryRow}`;
+    });
+  }
+}
+
 // ---- the run ---------------------------------------------------------------------------------------
 
 async function main() {
@@ -346,6 +493,10 @@ async function main() {
 
     if (config.noUi) {
       await noToolsense();
+      return;
+    }
+    if (config.mcp) {
+      await mcpChecks();
       return;
     }
 
