@@ -38,6 +38,7 @@ Artifacts (screenshots, logs, results.json) go to tests/e2e_vscode/artifacts/ (g
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -627,6 +628,16 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
 
 
 @dataclass(frozen=True)
+class Problem:
+    """A problem as the Problems panel labels it: severity (Error, Warning, Info), exact message, 1-based position."""
+
+    severity: str
+    message: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
 class McpCase:
     """One MCP configuration file with one server entry, and what clicking its code lens must produce."""
 
@@ -635,8 +646,8 @@ class McpCase:
     server: str  # the entry's name
     snapshot: str  # workspace-relative path of the snapshot the command writes
     tools: int
-    message: str | None  # the exact message of one diagnostic of the snapshot
-    summary: str  # the exact message of the summary diagnostic on the entry
+    problem: Problem  # one diagnostic of the snapshot
+    summary: Problem  # the summary diagnostic on the entry
 
 
 def _mcp_cases() -> list[McpCase]:
@@ -653,9 +664,16 @@ def _mcp_cases() -> list[McpCase]:
             server="catalog",
             snapshot=".toolsense/mcp/catalog.tools.json",
             tools=5,
-            message='Unknown type "strin": expected one of array, boolean, integer, null, number, object, string. '
-            'Did you mean "string"?',
-            summary="'catalog': 5 tools, 2 errors, 6 warnings (snapshot .toolsense/mcp/catalog.tools.json)",
+            problem=Problem(
+                "Error",
+                'Unknown type "strin": expected one of array, boolean, integer, null, number, object, string. '
+                'Did you mean "string"?',
+                78,
+                21,
+            ),
+            summary=Problem(
+                "Info", "'catalog': 5 tools, 2 errors, 6 warnings (snapshot .toolsense/mcp/catalog.tools.json)", 3, 5
+            ),
         ),
         McpCase(
             config=".mcp.json",
@@ -667,9 +685,15 @@ def _mcp_cases() -> list[McpCase]:
             server="docs",
             snapshot=".toolsense/mcp/docs.tools.json",
             tools=1,
-            message="The input schema's root object does not say `additionalProperties: false`: unknown keys are "
-            "accepted",
-            summary="'docs': 1 tool, 0 errors, 1 warning (snapshot .toolsense/mcp/docs.tools.json)",
+            problem=Problem(
+                "Warning",
+                "The input schema's root object does not say `additionalProperties: false`: unknown keys are accepted",
+                10,
+                7,
+            ),
+            summary=Problem(
+                "Info", "'docs': 1 tool, 0 errors, 1 warning (snapshot .toolsense/mcp/docs.tools.json)", 3, 5
+            ),
         ),
     ]
 
@@ -710,8 +734,8 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
                         "server": c.server,
                         "snapshot": c.snapshot,
                         "tools": c.tools,
-                        "message": c.message,
-                        "summary": c.summary,
+                        "problem": dataclasses.asdict(c.problem),
+                        "summary": dataclasses.asdict(c.summary),
                     }
                     for c in cases
                 ],
