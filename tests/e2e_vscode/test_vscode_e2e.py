@@ -627,6 +627,10 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
     assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"
 
 
+# The MCP test's workspace settings: both opt-in MCP profiles.
+MCP_SETTINGS = {"toolsense.profiles": ["mcp-quality", "mcp-security"]}
+
+
 @dataclass(frozen=True)
 class Problem:
     """A problem as the Problems panel labels it: severity (Error, Warning, Info), exact message, 1-based position."""
@@ -643,18 +647,26 @@ class McpCase:
 
     config: str  # workspace-relative path of the configuration file
     servers: dict[str, object]  # the file's content
-    server: str  # the entry's name
+    server: str  # the entry's name (the snapshot is named after the server's serverInfo.name)
     snapshot: str  # workspace-relative path of the snapshot the command writes
     tools: int
-    problem: Problem  # one diagnostic of the snapshot
+    problems: tuple[Problem, ...]  # diagnostics of the snapshot (each must be listed)
     summary: Problem  # the summary diagnostic on the entry
 
 
 def _mcp_cases() -> list[McpCase]:
+    """One case per configuration format. The workspace turns both MCP profiles on (MCP_SETTINGS): their findings
+    are in the snapshots and the counts. Tool names differ between the servers (no duplicate across files)."""
     python = sys.executable  # has the MCP SDK (the dev extra); the bundled server only starts it
     paged = str(MCP_TEST_SERVERS / "paged_server.py")
+    misbehave = str(MCP_TEST_SERVERS / "misbehave.py")
+    unbounded_id = (
+        "Identifier 'id' is an unbounded string: give it a `pattern` (or `maxLength`/`format`) so `../`, `?` or `/` "
+        "cannot reach the URL or path it is used in"
+    )
+    open_schema = "The input schema's root object does not say `additionalProperties: false`: unknown keys are accepted"
     return [
-        McpCase(
+        McpCase(  # VS Code
             config=".vscode/mcp.json",
             servers={
                 "servers": {
@@ -664,18 +676,27 @@ def _mcp_cases() -> list[McpCase]:
             server="catalog",
             snapshot=".toolsense/mcp/catalog.tools.json",
             tools=5,
-            problem=Problem(
-                "Error",
-                'Unknown type "strin": expected one of array, boolean, integer, null, number, object, string. '
-                'Did you mean "string"?',
-                78,
-                21,
+            problems=(
+                Problem(
+                    "Error",
+                    'Unknown type "strin": expected one of array, boolean, integer, null, number, object, string. '
+                    'Did you mean "string"?',
+                    78,
+                    21,
+                ),
+                # mcp-quality
+                Problem(
+                    "Warning",
+                    'The description "Has a space." (3 words) does not say what the tool does and when to use it',
+                    9,
+                    22,
+                ),
             ),
             summary=Problem(
-                "Info", "'catalog': 5 tools, 2 errors, 6 warnings (snapshot .toolsense/mcp/catalog.tools.json)", 3, 5
+                "Info", "'catalog': 5 tools, 2 errors, 14 warnings (snapshot .toolsense/mcp/catalog.tools.json)", 3, 5
             ),
         ),
-        McpCase(
+        McpCase(  # Claude Code
             config=".mcp.json",
             servers={
                 "mcpServers": {
@@ -685,14 +706,43 @@ def _mcp_cases() -> list[McpCase]:
             server="docs",
             snapshot=".toolsense/mcp/docs.tools.json",
             tools=1,
-            problem=Problem(
-                "Warning",
-                "The input schema's root object does not say `additionalProperties: false`: unknown keys are accepted",
-                10,
-                7,
-            ),
+            problems=(Problem("Warning", unbounded_id, 13, 11),),  # mcp-security
             summary=Problem(
-                "Info", "'docs': 1 tool, 0 errors, 1 warning (snapshot .toolsense/mcp/docs.tools.json)", 3, 5
+                "Info", "'docs': 1 tool, 0 errors, 2 warnings (snapshot .toolsense/mcp/docs.tools.json)", 3, 5
+            ),
+        ),
+        McpCase(  # Cursor
+            config="mcp.json",
+            servers={
+                "mcpServers": {
+                    "tickets": {
+                        "command": python,
+                        "args": [paged, "--name=tickets", "--prefix=get_ticket", "--tools=2"],
+                    }
+                }
+            },
+            server="tickets",
+            snapshot=".toolsense/mcp/tickets.tools.json",
+            tools=2,
+            problems=(Problem("Warning", open_schema, 29, 7),),
+            summary=Problem(
+                "Info", "'tickets': 2 tools, 0 errors, 4 warnings (snapshot .toolsense/mcp/tickets.tools.json)", 3, 5
+            ),
+        ),
+        McpCase(  # Claude Desktop; the server prints a banner on stdout: the summary is a warning that says so
+            config="claude_desktop_config.json",
+            servers={"mcpServers": {"echo": {"command": python, "args": [misbehave, "garbage"]}}},
+            server="echo",
+            snapshot=".toolsense/mcp/misbehave.tools.json",
+            tools=1,
+            problems=(),
+            summary=Problem(
+                "Warning",
+                "'echo': 1 tool, 0 errors, 1 warning (snapshot .toolsense/mcp/misbehave.tools.json); The server wrote "
+                "1 line to stdout that is not JSON-RPC (first: 'Starting misbehave server v0.0.1 ...'); stdout "
+                "belongs to the protocol, log to stderr",
+                3,
+                5,
             ),
         ),
     ]
@@ -713,6 +763,7 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
         target = root / case.config
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(case.servers, indent=2) + "\n", encoding="utf-8")
+    (root / ".vscode" / "settings.json").write_text(json.dumps(MCP_SETTINGS, indent=2), encoding="utf-8")
     user_data = tmp_path / "user-data-mcp"
     _write_user_settings(user_data, {"security.workspace.trust.enabled": True})
     path = f"{_python_without_toolsense(tmp_path)}{os.pathsep}{os.environ.get('PATH', '')}"
@@ -734,7 +785,7 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
                         "server": c.server,
                         "snapshot": c.snapshot,
                         "tools": c.tools,
-                        "problem": dataclasses.asdict(c.problem),
+                        "problems": [dataclasses.asdict(p) for p in c.problems],
                         "summary": dataclasses.asdict(c.summary),
                     }
                     for c in cases
@@ -753,5 +804,6 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
     # The snapshots are the files the command wrote, with the servers' tools in a stable order.
     for case in cases:
         snapshot = json.loads((root / case.snapshot).read_text(encoding="utf-8"))
-        assert snapshot["serverInfo"]["name"] == case.server
-        assert len(snapshot["tools"]) == case.tools
+        assert snapshot["serverInfo"]["name"] == Path(case.snapshot).name.removesuffix(".tools.json")
+        names = [tool["name"] for tool in snapshot["tools"]]
+        assert len(names) == case.tools and names == sorted(names)
