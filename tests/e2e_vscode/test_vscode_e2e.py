@@ -15,6 +15,12 @@ explicit `toolsense.interpreter` with its own toolsense wins over the bundled se
 is never on the server's import path: the copy of examples/ holds a planted `toolsense.py` and `numpy.py` that
 would write a marker file when imported, and no marker may ever appear (i).
 
+A third code-server, with workspace trust on, opens a folder whose `.vscode/mcp.json` and `.mcp.json` name real MCP
+servers written with the SDK (tests/mcp_live/servers): it opens in Restricted Mode, is trusted in the Workspace Trust
+editor, and a click on each entry's code lens "Check this server's tools" must write and open the snapshot with its
+diagnostics and put the one-line summary on the entry; the bundled server runs it, so its private venv must have the
+`mcp` extra.
+
 A second code-server, whose PATH holds no Python at all, checks that a folder with only a package.json shows no
 toolsense UI (the extension is not even activated), and that opening examples/ there shows exactly one message
 naming what was looked for and the setting to use.
@@ -32,6 +38,7 @@ Artifacts (screenshots, logs, results.json) go to tests/e2e_vscode/artifacts/ (g
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -103,6 +110,7 @@ FALLBACK_FILES = {
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
+MCP_TEST_SERVERS = HERE.parent / "mcp_live" / "servers"
 EXTENSION_DIR = REPO / "vscode-extension"
 EXAMPLES = REPO / "examples"
 ARTIFACTS = HERE / "artifacts"
@@ -262,7 +270,7 @@ def workspace(tmp_path: Path) -> Workspace:
     return Workspace(root=root, user_data=user_data, extensions=tmp_path / "extensions", notes=notes, markers=markers)
 
 
-def _write_user_settings(user_data: Path) -> None:
+def _write_user_settings(user_data: Path, extra: dict[str, object] | None = None) -> None:
     (user_data / "User").mkdir(parents=True)
     settings = {
         "json.validate.enable": False,
@@ -290,6 +298,7 @@ def _write_user_settings(user_data: Path) -> None:
         # so the README screenshot) does not show them.
         "files.exclude": {"toolsense.py": True, "numpy.py": True},
         "toolsense.trace.server": "messages",
+        **(extra or {}),
     }
     (user_data / "User" / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
@@ -376,8 +385,10 @@ def _code_server(
     path: str,
     tmp: Path,
     extra_env: dict[str, str] | None = None,
+    workspace_trust: bool = False,
 ) -> Iterator[tuple[int, int]]:
-    """Install the .vsix into fresh directories and run code-server on `folder`; yields (port, pgid)."""
+    """Install the .vsix into fresh directories and run code-server on `folder`; yields (port, pgid). Workspace
+    trust is off (every folder trusted) unless `workspace_trust`."""
     env = _code_server_env(tmp, path, extra_env)
     base = [str(NODE24), str(CODE_SERVER_ENTRY), "--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
     install = subprocess.run(
@@ -409,8 +420,8 @@ def _code_server(
             "none",
             "--disable-telemetry",
             "--disable-update-check",
-            "--disable-workspace-trust",
             "--disable-getting-started-override",
+            *([] if workspace_trust else ["--disable-workspace-trust"]),
             str(folder),
         ],
         env=env,
@@ -614,3 +625,185 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
     failed = [name for name, check in checks.items() if not check["ok"]]
     missing = [name for name in ("no-ui", "no-python", "install-failure") if name not in checks]
     assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"
+
+
+# The MCP test's workspace settings: both opt-in MCP profiles.
+MCP_SETTINGS = {"toolsense.profiles": ["mcp-quality", "mcp-security"]}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem as the Problems panel labels it: severity (Error, Warning, Info), exact message, 1-based position."""
+
+    severity: str
+    message: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class McpCase:
+    """One MCP configuration file with one server entry, and what clicking its code lens must produce."""
+
+    config: str  # workspace-relative path of the configuration file
+    servers: dict[str, object]  # the file's content
+    server: str  # the entry's name (the snapshot is named after the server's serverInfo.name)
+    snapshot: str  # workspace-relative path of the snapshot the command writes
+    tools: int
+    problems: tuple[Problem, ...]  # diagnostics of the snapshot (each must be listed)
+    summary: Problem  # the summary diagnostic on the entry
+
+
+def _mcp_cases() -> list[McpCase]:
+    """One case per configuration format. The workspace turns both MCP profiles on (MCP_SETTINGS): their findings
+    are in the snapshots and the counts. Tool names differ between the servers (no duplicate across files)."""
+    python = sys.executable  # has the MCP SDK (the dev extra); the bundled server only starts it
+    paged = str(MCP_TEST_SERVERS / "paged_server.py")
+    misbehave = str(MCP_TEST_SERVERS / "misbehave.py")
+    unbounded_id = (
+        "Identifier 'id' is an unbounded string: give it a `pattern` (or `maxLength`/`format`) so `../`, `?` or `/` "
+        "cannot reach the URL or path it is used in"
+    )
+    open_schema = "The input schema's root object does not say `additionalProperties: false`: unknown keys are accepted"
+    return [
+        McpCase(  # VS Code
+            config=".vscode/mcp.json",
+            servers={
+                "servers": {
+                    "catalog": {"type": "stdio", "command": python, "args": [paged, "--name", "catalog", "--invalid"]}
+                }
+            },
+            server="catalog",
+            snapshot=".toolsense/mcp/catalog.tools.json",
+            tools=5,
+            problems=(
+                Problem(
+                    "Error",
+                    'Unknown type "strin": expected one of array, boolean, integer, null, number, object, string. '
+                    'Did you mean "string"?',
+                    78,
+                    21,
+                ),
+                # mcp-quality
+                Problem(
+                    "Warning",
+                    'The description "Has a space." (3 words) does not say what the tool does and when to use it',
+                    9,
+                    22,
+                ),
+            ),
+            summary=Problem(
+                "Info", "'catalog': 5 tools, 2 errors, 14 warnings (snapshot .toolsense/mcp/catalog.tools.json)", 3, 5
+            ),
+        ),
+        McpCase(  # Claude Code
+            config=".mcp.json",
+            servers={
+                "mcpServers": {
+                    "docs": {"command": python, "args": [paged, "--name=docs", "--prefix=get_doc", "--tools=1"]}
+                }
+            },
+            server="docs",
+            snapshot=".toolsense/mcp/docs.tools.json",
+            tools=1,
+            problems=(Problem("Warning", unbounded_id, 13, 11),),  # mcp-security
+            summary=Problem(
+                "Info", "'docs': 1 tool, 0 errors, 2 warnings (snapshot .toolsense/mcp/docs.tools.json)", 3, 5
+            ),
+        ),
+        McpCase(  # Cursor
+            config="mcp.json",
+            servers={
+                "mcpServers": {
+                    "tickets": {
+                        "command": python,
+                        "args": [paged, "--name=tickets", "--prefix=get_ticket", "--tools=2"],
+                    }
+                }
+            },
+            server="tickets",
+            snapshot=".toolsense/mcp/tickets.tools.json",
+            tools=2,
+            problems=(Problem("Warning", open_schema, 29, 7),),
+            summary=Problem(
+                "Info", "'tickets': 2 tools, 0 errors, 4 warnings (snapshot .toolsense/mcp/tickets.tools.json)", 3, 5
+            ),
+        ),
+        McpCase(  # Claude Desktop; the server prints a banner on stdout: the summary is a warning that says so
+            config="claude_desktop_config.json",
+            servers={"mcpServers": {"echo": {"command": python, "args": [misbehave, "garbage"]}}},
+            server="echo",
+            snapshot=".toolsense/mcp/misbehave.tools.json",
+            tools=1,
+            problems=(),
+            summary=Problem(
+                "Warning",
+                "'echo': 1 tool, 0 errors, 1 warning (snapshot .toolsense/mcp/misbehave.tools.json); The server wrote "
+                "1 line to stdout that is not JSON-RPC (first: 'Starting misbehave server v0.0.1 ...'); stdout "
+                "belongs to the protocol, log to stderr",
+                3,
+                5,
+            ),
+        ),
+    ]
+
+
+def test_vscode_mcp_code_lens_checks_a_real_server(
+    prerequisites: str | None, vsix: Path | None, tmp_path: Path
+) -> None:
+    """A folder with `.vscode/mcp.json` and `.mcp.json`, each naming a real SDK server, in a code-server with
+    workspace trust on: trust it in the Workspace Trust editor, then click each entry's "Check this server's
+    tools"."""
+    if prerequisites is not None:
+        pytest.fail(prerequisites, pytrace=False)
+    assert vsix is not None
+    root = tmp_path / "mcp-project"
+    cases = _mcp_cases()
+    for case in cases:
+        target = root / case.config
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(case.servers, indent=2) + "\n", encoding="utf-8")
+    (root / ".vscode" / "settings.json").write_text(json.dumps(MCP_SETTINGS, indent=2), encoding="utf-8")
+    user_data = tmp_path / "user-data-mcp"
+    _write_user_settings(user_data, {"security.workspace.trust.enabled": True})
+    path = f"{_python_without_toolsense(tmp_path)}{os.pathsep}{os.environ.get('PATH', '')}"
+    started = time.monotonic()
+    server = _code_server(vsix, user_data, tmp_path / "extensions-mcp", root, path, tmp_path, workspace_trust=True)
+    with server as (port, _):
+        config = {
+            "url": f"http://127.0.0.1:{port}/?folder={root}",
+            "workspace": str(root),
+            "artifacts": str(ARTIFACTS),
+            "chromium": str(CHROMIUM),
+            "timeoutMs": 30_000,
+            "mcp": {
+                "setupTimeoutMs": SETUP_TIMEOUT_MS,
+                "logsDir": str(user_data / "logs"),
+                "cases": [
+                    {
+                        "config": c.config,
+                        "server": c.server,
+                        "snapshot": c.snapshot,
+                        "tools": c.tools,
+                        "problems": [dataclasses.asdict(p) for p in c.problems],
+                        "summary": dataclasses.asdict(c.summary),
+                    }
+                    for c in cases
+                ],
+            },
+        }
+        checks, timings, drive_log = _drive(config, tmp_path, "mcp")
+    if (user_data / "logs").is_dir():
+        shutil.copytree(user_data / "logs", ARTIFACTS / "vscode-logs-mcp", dirs_exist_ok=True)
+    report = _report(f"VS Code e2e, MCP code lens ({time.monotonic() - started:.1f} s)", checks, timings, [])
+    print(report)
+    failed = [name for name, check in checks.items() if not check["ok"]]
+    expected = ["trust", "setup", *(f"code-lens {c.config}" for c in cases)]
+    missing = [name for name in expected if name not in checks]
+    assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"
+    # The snapshots are the files the command wrote, with the servers' tools in a stable order.
+    for case in cases:
+        snapshot = json.loads((root / case.snapshot).read_text(encoding="utf-8"))
+        assert snapshot["serverInfo"]["name"] == Path(case.snapshot).name.removesuffix(".tools.json")
+        names = [tool["name"] for tool in snapshot["tools"]]
+        assert len(names) == case.tools and names == sorted(names)

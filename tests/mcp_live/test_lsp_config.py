@@ -5,7 +5,9 @@ lens on each server entry and its command (which runs a real SDK server from tes
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 import pytest
 from cfgkit import ConfigSession, client, session  # noqa: F401  (pytest fixtures)
@@ -204,3 +206,32 @@ async def test_typing_in_a_configuration_file_updates_its_diagnostics(session: C
     (wrong,) = await session.diagnostics(uri, typed)
     assert wrong.message == "Expected string, received integer: 7"
     assert (wrong.range.start.line, wrong.range.start.character) == (line, character - 1)
+
+
+@pytest.fixture
+def without_sdk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server runs with an `mcp` package first on its path that cannot be imported: the SDK is missing."""
+    shadow = tmp_path / "no-sdk"
+    (shadow / "mcp").mkdir(parents=True)
+    (shadow / "mcp" / "__init__.py").write_text("raise ImportError('no MCP SDK here')\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(shadow), os.environ.get("PYTHONPATH", "")]))
+
+
+@pytest.mark.usefixtures("without_sdk")
+async def test_without_the_sdk_the_entry_says_what_to_install(session: ConfigSession) -> None:
+    await session.start()
+    text = _config([sys.executable, str(SERVERS / "paged_server.py")])
+    uri = session.open(".vscode/mcp.json", text)
+    await session.diagnostics(uri)
+    result = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams("toolsense.mcp.checkServer", [uri, "demo"])
+    )
+    assert result["error"].startswith("checking live MCP servers needs the MCP Python SDK")
+    (failed,) = await session.diagnostics(uri, lambda ds: any(d.code == "TS920" for d in ds))
+    assert failed.message == (
+        "Cannot check 'demo': checking live MCP servers needs the MCP Python SDK: pip install 'toolsense[mcp]' "
+        "(or: pip install mcp); in VS Code, 'toolsense: Reinstall Bundled Server' sets up the bundled server with it"
+    )
+    assert (failed.range.start.line, failed.range.start.character) == _at(text, '"demo"')
+    assert [m.message for m in session.client.messages] == [f"toolsense: {result['error']}"]
+    assert not (session.root / ".toolsense").exists()

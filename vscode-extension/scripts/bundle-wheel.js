@@ -3,7 +3,8 @@
 //   node scripts/bundle-wheel.js [--wheelhouse]
 // PYTHON (default python3) runs `python -m build --wheel` (pip install build). The wheel's version must equal
 // package.json's: the extension and the server are released together.
-// --wheelhouse also downloads every dependency wheel for this machine's platform and Python into
+// --wheelhouse also downloads every dependency wheel (with the extras the extension installs, src/bundled.ts EXTRAS:
+// the MCP SDK for "Check this server's tools") for this machine's platform and Python into
 // bundled/wheels/ (a platform-specific .vsix, installed with no package index at all); TOOLSENSE_WHEEL_PLATFORM and
 // TOOLSENSE_WHEEL_PYTHONS (a comma-separated list: one download per Python) select other platforms and Pythons (pip
 // download --platform/--python-version): the private environment is made with the user's Python, whichever it is.
@@ -16,6 +17,8 @@ const extension = path.resolve(__dirname, '..');
 const repo = path.resolve(extension, '..');
 const out = path.join(extension, 'bundled');
 const python = process.env.PYTHON || 'python3';
+// Keep in step with EXTRAS in src/bundled.ts (a test checks that they agree).
+const EXTRAS = ['mcp'];
 const version = JSON.parse(fs.readFileSync(path.join(extension, 'package.json'), 'utf8')).version;
 
 fs.rmSync(out, { recursive: true, force: true });
@@ -35,7 +38,7 @@ if (process.argv.includes('--wheelhouse')) {
   const versions = (process.env.TOOLSENSE_WHEEL_PYTHONS || '').split(',').map((v) => v.trim()).filter(Boolean);
   for (const version of versions.length ? versions : [undefined]) {
     const args = version ? [...base, '--python-version', version] : base;
-    execFileSync(python, [...args, path.join(out, wheels[0])], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(python, [...args, `${path.join(out, wheels[0])}[${EXTRAS.join(',')}]`], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   fs.rmSync(path.join(out, 'wheels', wheels[0]), { force: true });
 }

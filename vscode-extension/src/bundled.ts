@@ -4,7 +4,8 @@
  *
  * Layout of the storage directory:
  *   venv/                       python -m venv; the server runs as venv/bin/python -I -m toolsense serve
- *   venv/toolsense-bundled.json written last: which wheel is installed (a missing or different one means reinstall)
+ *   venv/toolsense-bundled.json written last: which wheel and extras are installed (a missing or different one
+ *                               means reinstall)
  *   install.lock/               held while installing (two windows share the storage)
  */
 import { spawn } from 'node:child_process';
@@ -25,6 +26,8 @@ export interface BundledWheel {
 
 const WHEEL = /^toolsense-([0-9][^-]*)-py3-none-any\.whl$/;
 export const MARKER = 'toolsense-bundled.json';
+/** The wheel's extras the private environment gets: `mcp` (the MCP SDK) runs "Check this server's tools". */
+export const EXTRAS: readonly string[] = ['mcp'];
 
 export function findBundledWheel(extensionDir: string): BundledWheel | undefined {
   const dir = path.join(extensionDir, 'bundled');
@@ -62,16 +65,26 @@ interface Marker {
   wheel: string;
   size: number;
   version: string;
+  extras: string[];
   basePython: string;
   installedAt: string;
 }
 
-/** The private environment's Python when it holds exactly this wheel; undefined when it must be (re)installed. */
+/**
+ * The private environment's Python when it holds exactly this wheel with every one of EXTRAS; undefined when it
+ * must be (re)installed (an environment set up by an older extension, without an extra, is set up again).
+ */
 export function readyPython(storageDir: string, wheel: BundledWheel): string | undefined {
   const venv = venvDir(storageDir);
   try {
     const marker = JSON.parse(fs.readFileSync(path.join(venv, MARKER), 'utf8')) as Partial<Marker>;
-    if (marker.wheel === wheel.file && marker.size === wheel.size && fs.existsSync(venvPython(venv))) {
+    const extras = Array.isArray(marker.extras) ? marker.extras : [];
+    if (
+      marker.wheel === wheel.file &&
+      marker.size === wheel.size &&
+      EXTRAS.every((extra) => extras.includes(extra)) &&
+      fs.existsSync(venvPython(venv))
+    ) {
       return venvPython(venv);
     }
   } catch {
@@ -89,7 +102,12 @@ export interface Step {
   isolated: boolean;
 }
 
-/** The commands that install `wheel` into a fresh private environment made from `basePython`. */
+/** What pip installs: the bundled wheel's file with EXTRAS (`…/toolsense-0.1.0-py3-none-any.whl[mcp]`). */
+export function requirement(wheel: BundledWheel): string {
+  return EXTRAS.length ? `${wheel.path}[${EXTRAS.join(',')}]` : wheel.path;
+}
+
+/** The commands that install `wheel` (with EXTRAS) into a fresh private environment made from `basePython`. */
 export function installSteps(basePython: string, storageDir: string, wheel: BundledWheel): Step[] {
   const venv = venvDir(storageDir);
   const pip = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
@@ -109,7 +127,7 @@ export function installSteps(basePython: string, storageDir: string, wheel: Bund
       title: `installing toolsense ${wheel.version} and its dependencies${wheel.wheelhouse ? ' (from the bundled wheels)' : ' (from the Python package index)'}`,
       tool: 'pip install',
       command: venvPython(venv),
-      args: [...pip, wheel.path],
+      args: [...pip, requirement(wheel)],
       isolated: true,
     },
   ];
@@ -120,6 +138,7 @@ export function writeMarker(storageDir: string, wheel: BundledWheel, basePython:
     wheel: wheel.file,
     size: wheel.size,
     version: wheel.version,
+    extras: [...EXTRAS],
     basePython,
     installedAt: new Date().toISOString(),
   };

@@ -5,10 +5,12 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import {
   commandLine,
+  EXTRAS,
   failureMessage,
   findBundledWheel,
   installSteps,
   readyPython,
+  MARKER,
   venvDir,
   venvPython,
   withInstallLock,
@@ -60,15 +62,34 @@ describe('the private environment', () => {
     assert.equal(readyPython(storage, other), undefined, 'a new extension version reinstalls');
   });
 
-  it('is installed with venv, then pip -I from the bundled wheel', () => {
+  it('an environment set up without the MCP extra (an older extension) is set up again', () => {
+    const storage = fs.mkdtempSync(path.join(tmp, 'storage-'));
+    const wheel = findBundledWheel(extensionWith(['bundled/toolsense-0.1.0-py3-none-any.whl']))!;
+    fs.mkdirSync(path.dirname(venvPython(venvDir(storage))), { recursive: true });
+    fs.writeFileSync(venvPython(venvDir(storage)), '');
+    const marker = path.join(venvDir(storage), MARKER);
+    // The marker an extension without extras wrote: same wheel, same size, no `extras`.
+    const old = { wheel: wheel.file, size: wheel.size, version: '0.1.0', basePython: '/usr/bin/python3', installedAt: '2026-01-01T00:00:00.000Z' };
+    fs.writeFileSync(marker, JSON.stringify(old));
+    assert.equal(readyPython(storage, wheel), undefined, 'no extras recorded');
+    fs.writeFileSync(marker, JSON.stringify({ ...old, extras: [] }));
+    assert.equal(readyPython(storage, wheel), undefined, 'without mcp');
+    writeMarker(storage, wheel, '/usr/bin/python3');
+    assert.deepEqual(JSON.parse(fs.readFileSync(marker, 'utf8')).extras, ['mcp']);
+    assert.equal(readyPython(storage, wheel), venvPython(venvDir(storage)));
+  });
+
+  it('is installed with venv, then pip -I from the bundled wheel with the MCP extra', () => {
+    assert.deepEqual(EXTRAS, ['mcp']);
     const wheel = { path: '/ext/bundled/toolsense-0.1.0-py3-none-any.whl', file: 'toolsense-0.1.0-py3-none-any.whl', version: '0.1.0', size: 1 };
     const steps = installSteps('python3', '/storage', wheel);
     assert.deepEqual(steps.map(commandLine), [
       'python3 -m venv --clear /storage/venv',
-      `${venvPython('/storage/venv')} -I -m pip install --disable-pip-version-check --no-input /ext/bundled/toolsense-0.1.0-py3-none-any.whl`,
+      `${venvPython('/storage/venv')} -I -m pip install --disable-pip-version-check --no-input "/ext/bundled/toolsense-0.1.0-py3-none-any.whl[mcp]"`,
     ]);
+    assert.equal(steps[1].args[steps[1].args.length - 1], '/ext/bundled/toolsense-0.1.0-py3-none-any.whl[mcp]');
     const offline = installSteps('python3', '/storage', { ...wheel, wheelhouse: '/ext/bundled/wheels' });
-    assert.match(commandLine(offline[1]), /--no-index --find-links \/ext\/bundled\/wheels \/ext\/bundled\/toolsense/);
+    assert.match(commandLine(offline[1]), /--no-index --find-links \/ext\/bundled\/wheels "\/ext\/bundled\/toolsense-0\.1\.0-py3-none-any\.whl\[mcp\]"$/);
   });
 });
 

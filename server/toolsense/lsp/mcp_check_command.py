@@ -136,6 +136,12 @@ async def _run(
             check_server, target, directory, settings, timeout=TIME_LIMIT_S, update=True, compare=False
         )
     except SdkMissing as error:
+        # On the entry as well as in a message: the message goes away, the entry's problem stays until a new run.
+        message = (
+            f"Cannot check '{name}': {error}; in VS Code, 'toolsense: Reinstall Bundled Server' sets up the bundled "
+            "server with it"
+        )
+        remember(uri, name, entry, SERVER_FAILED.code, message, Severity.ERROR)
         server.show(f"toolsense: {error}")
         return {"error": str(error)}
     listing = outcome.listing

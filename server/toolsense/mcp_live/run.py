@@ -220,7 +220,8 @@ def run_cli(args: Any, settings: Settings, err: Any) -> CliLive | None:
             return None
         outcomes.append(outcome)
         if outcome.written:
-            err.write(f"toolsense: wrote {outcome.snapshot} ({len(outcome.listing.tools)} tools)\n")
+            count = len(outcome.listing.tools)
+            err.write(f"toolsense: wrote {outcome.snapshot} ({count} tool{'' if count == 1 else 's'})\n")
     return CliLive(outcomes, directory)
 
 

@@ -1,6 +1,8 @@
 """A low-level SDK server that lists its tools over several pages (`nextCursor`), over stdio or HTTP.
 
-Usage: python paged_server.py [stdio | http PORT_FILE] [--tools N] [--page N] [--invalid] [--env-echo]
+Usage: python paged_server.py [stdio | http PORT_FILE] [--tools N] [--page N] [--name NAME] [--prefix PREFIX]
+                              [--invalid] [--stderr-env VAR [--exit-after-stderr]]
+The tools are named PREFIX_0, PREFIX_1, … (default get_item_0, …).
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 
-def tool(index: int) -> types.Tool:
+def tool(index: int, prefix: str = "get_item") -> types.Tool:
     return types.Tool(
-        name=f"get_item_{index}",
+        name=f"{prefix}_{index}",
         description=f"Get item {index} by id. Use it when you know the id.",
         input_schema={
             "type": "object",
@@ -40,7 +42,7 @@ def invalid_tools() -> list[types.Tool]:
 
 
 def build(args: argparse.Namespace) -> Server[Any]:
-    tools = [tool(i) for i in range(args.tools)]
+    tools = [tool(i, args.prefix) for i in range(args.tools)]
     if args.invalid:
         tools += invalid_tools()
 
@@ -60,6 +62,7 @@ def main() -> None:
     parser.add_argument("--tools", type=int, default=3)
     parser.add_argument("--page", type=int, default=2)
     parser.add_argument("--name", default="paged-demo")
+    parser.add_argument("--prefix", default="get_item", help="tool names: PREFIX_0, PREFIX_1, …")
     parser.add_argument("--invalid", action="store_true")
     parser.add_argument("--stderr-env", default=None, help="print this env variable's value to stderr at start")
     parser.add_argument("--exit-after-stderr", action="store_true", help="then exit with status 1")
