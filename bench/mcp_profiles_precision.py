@@ -21,7 +21,7 @@ import toolsense.rules  # noqa: E402, F401  (registers every rule family)
 from toolsense.engine.catalog import CATALOG  # noqa: E402
 from toolsense.engine.checker import Diagnostic  # noqa: E402
 from toolsense.engine.workspace import Workspace  # noqa: E402
-from toolsense.rules.mcp_profiles import FAMILY_QUALITY, FAMILY_SECURITY  # noqa: E402
+from toolsense.rules.tools.mcp_profiles import FAMILY_QUALITY, FAMILY_SECURITY  # noqa: E402
 from toolsense.settings import Settings  # noqa: E402
 
 

@@ -12,8 +12,8 @@ from hardkit import run_cli, tool, write_json
 from hardrpc import ServerProcess
 
 import toolsense.rules  # noqa: F401  (registers the rules)
+from toolsense.domain.instances import needs_budget, safe_search
 from toolsense.engine.units import glob_match
-from toolsense.rules.instances import needs_budget, safe_search
 
 EVIL = "a" * 40 + "1" * 40 + "!"
 LINEAR_PATTERNS = {

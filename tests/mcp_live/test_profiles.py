@@ -9,7 +9,7 @@ import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.checker import UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
-from toolsense.rules.mcp_profiles import is_secret, naming_style
+from toolsense.rules.tools.mcp_profiles import is_secret, naming_style
 from toolsense.settings import Settings
 
 PROFILE_CODES = {f"TS{n}" for n in (*range(270, 277), *range(280, 287))}

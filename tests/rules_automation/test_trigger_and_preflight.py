@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from autokit import apply_fix, check, codes, fixes, make_registry, one
 
-from toolsense.rules.preflight import normalize_time
+from toolsense.rules.automations.preflight import normalize_time
 
 NOTIFY = [{"id": "n", "tool": "send_push_notification", "parameters": {"title": "t", "body": "b"}}]
 

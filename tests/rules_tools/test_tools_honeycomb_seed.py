@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from tooltest import EXAMPLES, ROOT, check, span
 
+from toolsense.domain.tool import is_object_schema, walk_schema
 from toolsense.models import format_validation_errors
-from toolsense.rules.tooldef import is_object_schema, walk_schema
 from toolsense.settings import Settings
 from toolsense.usermodels import ModelRegistry, load_models
 

@@ -6,10 +6,10 @@ import json
 
 from tooltest import check, codes, one, span, tool
 
+from toolsense.domain.tool import tool_view
 from toolsense.engine.findings import InsertMembers, ReplaceValue
 from toolsense.engine.units import Unit
-from toolsense.rules.profiles import AS_OF, budget_markdown, profile_limits, tool_budget
-from toolsense.rules.tooldef import tool_view
+from toolsense.rules.tools.profiles import AS_OF, budget_markdown, profile_limits, tool_budget
 from toolsense.settings import ProfileLimits, Settings
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from toolsense.domain.tool import is_object_schema, walk_schema
 from toolsense.models import ENUM_SCHEMAS
-from toolsense.rules.tooldef import is_object_schema, walk_schema
 from toolsense.schema_command import generate_schema, print_schema, tool_definition
 
 FIXTURES = str(Path(__file__).resolve().parent / "fixtures")

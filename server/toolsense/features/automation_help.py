@@ -22,12 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ..document.jsontree import Pointer
-from ..engine.context import CheckContext
-from ..engine.placement import place
-from ..engine.units import root_value
-from ..models.base import ENUM_SCHEMAS
-from ..models.definitions import ConditionOp
-from ..rules.automation_scope import (
+from ..domain.automation import (
     OPEN,
     AutomationView,
     Env,
@@ -40,7 +35,12 @@ from ..rules.automation_scope import (
     references,
     resolve,
 )
-from ..rules.template_syntax import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
+from ..domain.templates import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
+from ..engine.context import CheckContext
+from ..engine.placement import place
+from ..engine.units import root_value
+from ..models.base import ENUM_SCHEMAS
+from ..models.definitions import ConditionOp
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer, TargetLocation
 
 _PATH_PREFIX = re.compile(r"[\w\-\[\].]*\Z")

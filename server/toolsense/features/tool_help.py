@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..document.jsontree import Pointer
+from ..domain.tool import tool_view
 from ..engine.units import Unit
 from ..models.definitions import NAME_KEY
-from ..rules.profiles import budget_markdown
-from ..rules.tooldef import tool_view
+from ..rules.tools.profiles import budget_markdown
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site, call_tool_name
 

@@ -29,7 +29,7 @@ from ..mcp_live.client import SdkMissing, StdioTarget, redact, secrets_of
 from ..mcp_live.codes import SERVER_FAILED, SUMMARY
 from ..mcp_live.config import Unresolved, entry_target, server_entries
 from ..mcp_live.run import check_server
-from ..rules.mcp_config import entry_digest, summary_key
+from ..rules.configs.mcp_config import entry_digest, summary_key
 from .mcp_code_lens import CHECK_COMMAND
 from .server import ToolsenseServer
 

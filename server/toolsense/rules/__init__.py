@@ -6,23 +6,11 @@ TS8xx); drift from registered models: drift (TS7xx).
 """
 
 from . import (  # noqa: F401  (imported to register their rules)
-    automation,
-    conditions,
-    descriptions,
-    dialects,
-    drift,
-    examples,
-    json_schema,
-    mcp,
-    mcp_config,
-    mcp_profiles,
-    names,
-    preflight,
-    profiles,
-    strictness,
+    automations,
+    calls,
+    configs,
     structure,
-    templates,
-    tool_calls,
+    tools,
 )
 
 __all__ = ["structure"]

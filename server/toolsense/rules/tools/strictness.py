@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, InsertMembers, Severity
-from ..engine.units import Unit
-from ..settings import LimitsSettings
+from ...domain.tool import ContentMemo, SchemaNode, input_walk, is_object_schema, tool_view, unit_key
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, InsertMembers, Severity
+from ...engine.units import Unit
+from ...settings import LimitsSettings
 from .profiles import active_profiles, strict_profiles
-from .tooldef import ContentMemo, SchemaNode, input_walk, is_object_schema, tool_view, unit_key
 
 FAMILY = "Tool definitions: strictness"
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.schemas import resolve_local_ref
-from ..engine.units import Unit
-from ..settings import LimitsSettings, Settings
-from .tooldef import ContentMemo, has_path, input_walk, tool_view, unit_key
+from ...domain.tool import ContentMemo, has_path, input_walk, tool_view, unit_key
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.schemas import resolve_local_ref
+from ...engine.units import Unit
+from ...settings import LimitsSettings, Settings
 
 FAMILY = "Tool definitions: descriptions"
 

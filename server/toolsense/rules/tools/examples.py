@@ -5,12 +5,12 @@ and fixes as everywhere else. Matching a `pattern` cannot hang: see `instances`.
 
 from __future__ import annotations
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.units import Unit
-from .instances import value_findings
-from .tooldef import ContentMemo, tool_view, unit_key
+from ...domain.instances import value_findings
+from ...domain.tool import ContentMemo, tool_view, unit_key
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.units import Unit
 
 FAMILY = "Tool definitions: input examples"
 

@@ -17,16 +17,16 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember, RenameKey, ReplaceValue, Severity
-from ..engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
-from ..engine.units import Unit
-from .automation_scope import AutomationView, Env, similar
-from .instances import build_validator, safe_search, with_stack_room
-from .structure import json_type_name, placeholder_for, short_repr, snippet_for
-from .template_syntax import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
+from ...document.jsontree import Pointer
+from ...domain.automation import AutomationView, Env, similar
+from ...domain.instances import build_validator, safe_search, with_stack_room
+from ...domain.templates import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember, RenameKey, ReplaceValue, Severity
+from ...engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
+from ...engine.units import Unit
+from ..structure import json_type_name, placeholder_for, short_repr, snippet_for
 from .templates import template_type_finding
 
 FAMILY = "Automations: actions and tools"

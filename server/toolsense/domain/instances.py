@@ -601,7 +601,7 @@ def value_findings(
     regex_budget_ms: int,
 ) -> tuple[list[Any], list[str]]:
     """Findings (pointers relative to value) for every way value breaks schema; plus cut-short notes."""
-    from .structure import schema_findings
+    from ..rules.structure import schema_findings
 
     result = instance_issues(schema, dialect, value, regex_budget_ms)
     root = schema if isinstance(schema, dict) else {}

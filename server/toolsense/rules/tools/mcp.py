@@ -14,15 +14,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.filefacts import mcp_version
-from ..engine.findings import Finding, Fix, RemoveMember, Severity
-from ..engine.units import Unit
-from ..models.definitions import MCP_VERSIONS
-from .structure import json_type_name, short_repr
-from .tooldef import tool_view, walk_schema
+from ...document.jsontree import Pointer
+from ...domain.tool import tool_view, walk_schema
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.filefacts import mcp_version
+from ...engine.findings import Finding, Fix, RemoveMember, Severity
+from ...engine.units import Unit
+from ...models.definitions import MCP_VERSIONS
+from ..structure import json_type_name, short_repr
 
 FAMILY = "Tool definitions: MCP"
 

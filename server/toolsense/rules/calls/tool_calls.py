@@ -17,11 +17,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from ..document.document import Document
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext, ToolRegistry
-from ..engine.findings import (
+from ...document.document import Document
+from ...document.jsontree import Pointer
+from ...domain.instances import recode, value_findings
+from ...domain.tool import value_at
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext, ToolRegistry
+from ...engine.findings import (
     Finding,
     Fix,
     FixEdit,
@@ -32,11 +34,9 @@ from ..engine.findings import (
     ReplaceValue,
     Severity,
 )
-from ..engine.placement import place_bytes
-from ..engine.units import Unit, glob_match, root_value
-from .instances import recode, value_findings
-from .structure import json_type_name, model_findings, short_repr
-from .tooldef import value_at
+from ...engine.placement import place_bytes
+from ...engine.units import Unit, glob_match, root_value
+from ..structure import json_type_name, model_findings, short_repr
 
 FAMILY = "Tool calls"
 MODELS_FAMILY = "Registered models"
@@ -174,7 +174,7 @@ def model_problem(ctx: CheckContext, tool: str, pointer: Pointer) -> Finding | N
 def _bare_input_tool(ctx: CheckContext) -> str | None:
     if not ctx.settings.tool_call_tool:
         return None
-    from ..engine.workspace import uri_to_path
+    from ...engine.workspace import uri_to_path
 
     path = uri_to_path(ctx.uri)
     text = str(path) if path is not None else ctx.uri
@@ -213,7 +213,7 @@ def request_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     calls = [u for u in units if u.kind == "tool_call" and u.origin == "request" and u.dialect in _NAME_AND_INPUT]
     if not calls:
         return
-    from ..engine.workspace import tool_infos
+    from ...engine.workspace import tool_infos
 
     tools = [u for u in units if u.kind == "tool"]
     if not tools:
@@ -317,7 +317,7 @@ def _unknown_tool(name: str, pointer: Pointer, ctx: CheckContext) -> Finding:
     candidates = ctx.registry.suggest(name)
     for registered in ctx.settings.models:
         if registered not in candidates and registered != name:
-            from ..engine.schemas import closest
+            from ...engine.schemas import closest
 
             if closest(name, [registered]):
                 candidates.append(registered)

@@ -23,17 +23,9 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.filefacts import mcp_version
-from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue, Severity
-from ..engine.schemas import closest, resolve_local_ref
-from ..engine.units import Unit
-from ..settings import LimitsSettings
-from .instances import canonical, meta_registry, offline_registry, validator_class, value_findings
-from .structure import json_type_name, short_repr
-from .tooldef import (
+from ...document.jsontree import Pointer
+from ...domain.instances import canonical, meta_registry, offline_registry, validator_class, value_findings
+from ...domain.tool import (
     JSON_TYPES,
     ContentMemo,
     SchemaWalk,
@@ -44,6 +36,14 @@ from .tooldef import (
     unit_key,
     walk_schema,
 )
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.filefacts import mcp_version
+from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue, Severity
+from ...engine.schemas import closest, resolve_local_ref
+from ...engine.units import Unit
+from ...settings import LimitsSettings
+from ..structure import json_type_name, short_repr
 
 FAMILY = "Tool definitions: JSON Schema"
 

@@ -19,14 +19,14 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.units import Unit
-from ..models.definitions import NAME_KEY
-from .structure import short_repr
-from .tooldef import ToolView, tool_view
+from ...document.jsontree import Pointer
+from ...domain.tool import ToolView, tool_view
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.units import Unit
+from ...models.definitions import NAME_KEY
+from ..structure import short_repr
 
 QUALITY = "mcp-quality"
 SECURITY = "mcp-security"

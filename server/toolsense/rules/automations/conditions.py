@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, Severity
-from ..engine.units import Unit
-from ..models.base import StrictModel
-from ..models.definitions import NO_VALUE_OPS, Condition, ConditionOp
-from .automation_scope import AutomationView, condition_sites
-from .structure import model_findings, short_repr
+from ...domain.automation import AutomationView, condition_sites
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, Severity
+from ...engine.units import Unit
+from ...models.base import StrictModel
+from ...models.definitions import NO_VALUE_OPS, Condition, ConditionOp
+from ..structure import model_findings, short_repr
 
 FAMILY = "Automations: conditions, triggers and preflight"
 

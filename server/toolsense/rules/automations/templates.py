@@ -11,13 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, Related, ReplaceInString, Severity
-from ..engine.schemas import json_types
-from ..engine.units import Unit
-from .automation_scope import (
+from ...document.jsontree import Pointer
+from ...domain.automation import (
     AutomationView,
     Env,
     Reference,
@@ -27,8 +22,13 @@ from .automation_scope import (
     string_sites,
     template_references,
 )
+from ...domain.templates import Token, parse_path, scan
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, Related, ReplaceInString, Severity
+from ...engine.schemas import json_types
+from ...engine.units import Unit
 from .preflight import OUTPUT_PATH, TRIGGER_PATH
-from .template_syntax import Token, parse_path, scan
 
 FAMILY = "Automations: templates"
 

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from ..document.jsontree import Pointer
 from ..engine.context import CheckContext, ToolInfo
 from ..engine.schemas import closest, description_of, enum_values, expand, json_types, properties_of, type_label
-from .template_syntax import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
+from .templates import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
 
 WRAPPER_KEYS = ("data", "summary", "result", "response", "output")
 FLATTEN_KEEP_KEYS = ("contributors", "user", "author", "goals")

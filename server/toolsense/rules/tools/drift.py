@@ -13,15 +13,15 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.schemas import resolve_local_ref
-from ..engine.units import Unit
-from .structure import short_repr
-from .tool_calls import model_problem
-from .tooldef import ToolView, tool_view, walk_schema
+from ...document.jsontree import Pointer
+from ...domain.tool import ToolView, tool_view, walk_schema
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.schemas import resolve_local_ref
+from ...engine.units import Unit
+from ..calls.tool_calls import model_problem
+from ..structure import short_repr
 
 FAMILY = "Drift from registered models"
 

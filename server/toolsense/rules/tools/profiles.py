@@ -16,16 +16,25 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, InsertMembers, ReplaceValue, Severity
-from ..engine.schemas import resolve_local_ref
-from ..engine.units import Unit
-from ..models.definitions import NAME_KEY, SCHEMA_KEY
-from ..settings import ProfileLimits, Settings
-from .structure import short_repr
-from .tooldef import ContentMemo, SchemaNode, SchemaWalk, ToolView, is_object_schema, tool_view, unit_key, walk_schema
+from ...document.jsontree import Pointer
+from ...domain.tool import (
+    ContentMemo,
+    SchemaNode,
+    SchemaWalk,
+    ToolView,
+    is_object_schema,
+    tool_view,
+    unit_key,
+    walk_schema,
+)
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, InsertMembers, ReplaceValue, Severity
+from ...engine.schemas import resolve_local_ref
+from ...engine.units import Unit
+from ...models.definitions import NAME_KEY, SCHEMA_KEY
+from ...settings import ProfileLimits, Settings
+from ..structure import short_repr
 
 FAMILY = "Tool definitions: provider profiles"
 AS_OF = "2026-11"

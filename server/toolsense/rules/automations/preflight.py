@@ -19,13 +19,13 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, ReplaceValue, Severity
-from ..engine.units import Unit
-from ..models.definitions import RecurringInterval
-from .automation_scope import AutomationView
-from .structure import short_repr
+from ...domain.automation import AutomationView
+from ...engine.catalog import CATALOG
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, ReplaceValue, Severity
+from ...engine.units import Unit
+from ...models.definitions import RecurringInterval
+from ..structure import short_repr
 
 FAMILY = "Automations: conditions, triggers and preflight"
 
