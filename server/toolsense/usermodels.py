@@ -419,8 +419,8 @@ def load_models(
 
 
 def _loaded_model(tool: str, target: str, model: type[BaseModel]) -> LoadedModel:
+    from .domain.validation import model_schema
     from .models.base import close_objects
-    from .rules.structure import model_schema
 
     schema = json.loads(json.dumps(model_schema(model)))
     close_objects(schema)

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from ..document.jsontree import Pointer
 from ..engine.context import CheckContext, ToolInfo
 from ..engine.schemas import closest, description_of, enum_values, expand, json_types, properties_of, type_label
+from ..jsonvalue import json_type_name
 from .templates import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
 
 WRAPPER_KEYS = ("data", "summary", "result", "response", "output")
@@ -287,7 +288,7 @@ class ValueShape(Shape):
             return ValueShape(value[0], self.origin).fields() if value else None
         if not isinstance(value, dict):
             return []
-        return [FieldInfo(str(k), _value_type(v), None, not isinstance(v, (dict, list))) for k, v in value.items()]
+        return [FieldInfo(str(k), json_type_name(v), None, not isinstance(v, (dict, list))) for k, v in value.items()]
 
     def child(self, part: str) -> Shape | None:
         value = self.value
@@ -306,23 +307,7 @@ class ValueShape(Shape):
 
     @property
     def type(self) -> str:
-        return _value_type(self.value)
-
-
-def _value_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+        return json_type_name(self.value)
 
 
 class UnionShape(Shape):

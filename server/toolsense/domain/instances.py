@@ -34,6 +34,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from ..engine import regexes
 from ..engine.schemas import certainly_valid
 from ..models.errors import ValidationIssue
+from .validation import schema_findings
 
 _TYPE_ERROR_FOR = {
     "string": "string_type",
@@ -601,8 +602,6 @@ def value_findings(
     regex_budget_ms: int,
 ) -> tuple[list[Any], list[str]]:
     """Findings (pointers relative to value) for every way value breaks schema; plus cut-short notes."""
-    from ..rules.structure import schema_findings
-
     result = instance_issues(schema, dialect, value, regex_budget_ms)
     root = schema if isinstance(schema, dict) else {}
     findings = list(schema_findings(result.issues, value, root, subject))

@@ -11,9 +11,9 @@ import json
 import logging
 from typing import Any
 
+from ..domain.validation import placeholder_for, snippet_for
 from ..engine.schemas import description_of, enum_values, json_types, properties_of, subschemas_at, type_label
 from ..models.base import ENUM_SCHEMAS, EnumSchema
-from ..rules.structure import placeholder_for, snippet_for
 from .jsonschema_vocab import FORMATS, KEYWORDS, SCHEMA_DIALECTS, TYPE_NAMES, schema_state
 from .providers import PROVIDERS, CandidateKind, CompletionCandidate, CursorQuery
 from .sites import Site, query_site

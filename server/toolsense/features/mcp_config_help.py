@@ -8,9 +8,9 @@ import functools
 from typing import Any
 
 from ..document.jsontree import Pointer
+from ..domain.validation import model_schema
 from ..engine.units import mcp_config_dialect
 from ..mcp_live.config import CONFIG_MODELS
-from ..rules.structure import model_schema
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site
 

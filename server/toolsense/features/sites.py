@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from ..document.jsontree import Pointer
+from ..domain.validation import model_schema
 from ..engine.context import ToolInfo, ToolRegistry
 from ..engine.schemas import subschemas_at
 from ..engine.units import glob_match
@@ -29,7 +30,6 @@ from ..models.definitions import (
     Automation,
     schema_pointer,
 )
-from ..rules.structure import model_schema
 from ..settings import Settings
 from .providers import CursorQuery
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..document.jsontree import Pointer
-from ..domain.tool import tool_view
+from ..domain.providers import AS_OF, active_profiles, profile_limits, tool_budget
+from ..domain.tool import ToolView, tool_view
 from ..engine.units import Unit
 from ..models.definitions import NAME_KEY
-from ..rules.tools.profiles import budget_markdown
+from ..settings import Settings
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site, call_tool_name
 
@@ -117,3 +118,41 @@ def tool_help_hover(query: CursorQuery) -> HoverAnswer | None:
 
 PROVIDERS.hover(tool_help_hover)
 PROVIDERS.completion(model_completion)
+
+
+def budget_markdown(view: ToolView, settings: Settings) -> str:
+    """Hover text for a tool's name: its budget against each profile that applies (or the dialect's own)."""
+    if not isinstance(view.schema, dict):
+        return f"**{view.name or 'tool'}**: no input schema"
+    budget = tool_budget(view.schema, settings.limits.max_schema_depth, settings.limits.max_subschemas)
+    names = active_profiles(view, settings)
+    if not names:
+        names = [{"anthropic": "anthropic", "mcp": "mcp"}.get(view.dialect, "openai")]
+    rows = [
+        ("properties", budget.properties, "max_properties"),
+        ("nesting depth", budget.depth, "max_depth"),
+        ("enum values", budget.enum_values, "max_enum_values"),
+        ("characters (names + enum values)", budget.total_chars, "max_total_chars"),
+        ("optional parameters", budget.optional_parameters, "max_optional_parameters"),
+        ("union (anyOf / type-array) parameters", budget.union_parameters, "max_union_parameters"),
+    ]
+    header = "| | this tool | " + " | ".join(names) + " |"
+    lines = [f"**{view.name or 'tool'}** — budget (limits as of {AS_OF})", "", header]
+    lines.append("|---|---:|" + "---:|" * len(names))
+    for label, count, key in rows:
+        cells = []
+        for name in names:
+            limit = getattr(profile_limits(name, settings), key)
+            if limit is None:
+                cells.append("—")
+            else:
+                mark = " ⚠" if count > limit else ""
+                cells.append(f"{limit}{mark}")
+        lines.append(f"| {label} | {count} | " + " | ".join(cells) + " |")
+    if budget.largest_enum:
+        lines.append("")
+        lines.append(f"Largest enum: {budget.largest_enum} values, {budget.largest_enum_chars} characters.")
+    if budget.recursive:
+        lines.append("")
+        lines.append("The schema is recursive (a `$ref` cycle).")
+    return "\n".join(lines)

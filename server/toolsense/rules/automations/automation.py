@@ -21,12 +21,13 @@ from ...document.jsontree import Pointer
 from ...domain.automation import AutomationView, Env, similar
 from ...domain.instances import build_validator, safe_search, with_stack_room
 from ...domain.templates import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
+from ...domain.validation import placeholder_for, snippet_for
 from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember, RenameKey, ReplaceValue, Severity
 from ...engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
 from ...engine.units import Unit
-from ..structure import json_type_name, placeholder_for, short_repr, snippet_for
+from ...jsonvalue import json_type_name, short_repr
 from .templates import template_type_finding
 
 FAMILY = "Automations: actions and tools"

@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...domain.automation import AutomationView, condition_sites
+from ...domain.validation import model_findings
 from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, Severity
 from ...engine.units import Unit
+from ...jsonvalue import short_repr
 from ...models.base import StrictModel
 from ...models.definitions import NO_VALUE_OPS, Condition, ConditionOp
-from ..structure import model_findings, short_repr
 
 FAMILY = "Automations: conditions, triggers and preflight"
 

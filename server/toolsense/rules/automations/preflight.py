@@ -24,8 +24,8 @@ from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, ReplaceValue, Severity
 from ...engine.units import Unit
+from ...jsonvalue import short_repr
 from ...models.definitions import RecurringInterval
-from ..structure import short_repr
 
 FAMILY = "Automations: conditions, triggers and preflight"
 

@@ -21,6 +21,7 @@ from ...document.document import Document
 from ...document.jsontree import Pointer
 from ...domain.instances import recode, value_findings
 from ...domain.tool import value_at
+from ...domain.validation import model_findings
 from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext, ToolRegistry
 from ...engine.findings import (
@@ -36,7 +37,7 @@ from ...engine.findings import (
 )
 from ...engine.placement import place_bytes
 from ...engine.units import Unit, glob_match, root_value
-from ..structure import json_type_name, model_findings, short_repr
+from ...jsonvalue import json_type_name, short_repr
 
 FAMILY = "Tool calls"
 MODELS_FAMILY = "Registered models"

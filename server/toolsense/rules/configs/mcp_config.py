@@ -13,13 +13,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ...domain.validation import model_findings
 from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit, mcp_config_dialect
+from ...jsonvalue import short_repr
 from ...mcp_live.codes import SUMMARY
 from ...mcp_live.config import CONFIG_MODELS, KNOWN_TYPES, entry_transport, server_entries
-from ..structure import model_findings, short_repr
 
 FAMILY = "MCP configuration files"
 

@@ -20,8 +20,8 @@ from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.schemas import resolve_local_ref
 from ...engine.units import Unit
+from ...jsonvalue import short_repr
 from ..calls.tool_calls import model_problem
-from ..structure import short_repr
 
 FAMILY = "Drift from registered models"
 

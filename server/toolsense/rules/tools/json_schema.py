@@ -42,8 +42,8 @@ from ...engine.filefacts import mcp_version
 from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue, Severity
 from ...engine.schemas import closest, resolve_local_ref
 from ...engine.units import Unit
+from ...jsonvalue import json_type_name, short_repr
 from ...settings import LimitsSettings
-from ..structure import json_type_name, short_repr
 
 FAMILY = "Tool definitions: JSON Schema"
 

@@ -21,8 +21,8 @@ from ...engine.context import CheckContext
 from ...engine.filefacts import mcp_version
 from ...engine.findings import Finding, Fix, RemoveMember, Severity
 from ...engine.units import Unit
+from ...jsonvalue import json_type_name, short_repr
 from ...models.definitions import MCP_VERSIONS
-from ..structure import json_type_name, short_repr
 
 FAMILY = "Tool definitions: MCP"
 

@@ -25,8 +25,8 @@ from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
+from ...jsonvalue import short_repr
 from ...models.definitions import NAME_KEY
-from ..structure import short_repr
 
 QUALITY = "mcp-quality"
 SECURITY = "mcp-security"

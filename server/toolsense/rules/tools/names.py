@@ -7,14 +7,14 @@ import dataclasses
 import re
 from collections.abc import Iterator
 
+from ...domain.providers import PROFILES, enabled_profiles
 from ...domain.tool import ToolView, tool_view
 from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import MAX_RELATED, Finding, Fix, Related, ReplaceValue, Severity
 from ...engine.units import Unit
+from ...jsonvalue import short_repr
 from ...models.definitions import NAME_KEY
-from ..structure import short_repr
-from .profiles import PROFILES, enabled_profiles
 
 FAMILY = "Tool definitions: names"
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ...domain.providers import active_profiles, strict_profiles
 from ...domain.tool import ContentMemo, SchemaNode, input_walk, is_object_schema, tool_view, unit_key
 from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, Severity
 from ...engine.units import Unit
 from ...settings import LimitsSettings
-from .profiles import active_profiles, strict_profiles
 
 FAMILY = "Tool definitions: strictness"
 
