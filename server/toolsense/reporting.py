@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import __version__
-from .engine.catalog import CATALOG
 from .engine.checker import Diagnostic
 from .engine.findings import Severity
+from .rules import CATALOG
 
 _SARIF_LEVEL = {
     Severity.ERROR: "error",

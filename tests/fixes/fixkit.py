@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.cli import load_settings_for
 from toolsense.document.document import Document
 from toolsense.engine.checker import Diagnostic, UnitCache, check_document
@@ -20,6 +19,7 @@ from toolsense.engine.registry_files import load_registry_extras
 from toolsense.engine.units import kind_from_path
 from toolsense.engine.workspace import Workspace, path_to_uri
 from toolsense.fixes import TextEdit, apply_edits, edits_for_fix
+from toolsense.rules import CATALOG
 from toolsense.usermodels import load_models_for_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def workspace_for(root: Path) -> Workspace:
     loaded = load_settings_for([root], None, quiet)
     assert loaded is not None, quiet.getvalue()
     settings, base = loaded
-    workspace = Workspace(settings)
+    workspace = Workspace(settings, CATALOG)
     workspace.models = load_models_for_cli(settings, base, quiet)
     workspace.add([root])
     assert not load_registry_extras(workspace.registry, settings, base)

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from fixkit import EXAMPLES, WORKSPACE, Applied, apply_fix, changed_lines, check, crlf_tabs, find
 
-from toolsense.engine.catalog import CATALOG
 from toolsense.engine.checker import Diagnostic
 from toolsense.engine.findings import Fix
 from toolsense.engine.units import split
+from toolsense.rules import CATALOG
 
 CASES = Path(__file__).parent / "cases"
 FILES: list[tuple[Path, str]] = [

@@ -6,12 +6,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.catalog import UnitKind
 from toolsense.engine.checker import Diagnostic, FileReport, UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.units import kind_from_path
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ _LSP_LINE = re.compile(r"\r\n|\r|\n")
 
 
 def context(settings: Settings | None = None) -> CheckContext:
-    return CheckContext(settings or Settings(), ToolRegistry(), "file:///x")
+    return CheckContext(settings or Settings(), ToolRegistry(), "file:///x", catalog=CATALOG)
 
 
 def report(

@@ -11,7 +11,6 @@ import pytest
 from hardkit import run_cli, tool, write_json
 from hardrpc import ServerProcess
 
-import toolsense.rules  # noqa: F401  (registers the rules)
 from toolsense.domain.instances import needs_budget, safe_search
 from toolsense.engine.units import glob_match
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from hardrpc import ServerProcess
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.cursor import cursor_context
 from toolsense.domain.instances import instance_issues
 from toolsense.engine.context import ToolRegistry

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from lsprotocol import types
 from propkit import EXAMPLES, lsp_position
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.checker import UnitCache, check_document
 from toolsense.lsp.convert import to_lsp_diagnostic

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.checker import Diagnostic, UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.findings import Fix
 from toolsense.engine.workspace import document_tools
 from toolsense.fixes import apply_edits, edits_for_fix
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,7 +175,7 @@ def check(
 ) -> list[Diag]:
     document = Document.from_text(uri, text)
     registry = registry if registry is not None else make_registry()
-    context = CheckContext(settings or Settings(), registry, uri, models=models)
+    context = CheckContext(settings or Settings(), registry, uri, models=models, catalog=CATALOG)
     report = check_document(document, context, "automation", UnitCache())
     return [_diag(document, d) for d in report.diagnostics]
 

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.catalog import UnitKind
 from toolsense.engine.checker import Diagnostic, UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.findings import Fix
 from toolsense.engine.workspace import document_tools
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ def check(
     uri: str = "file:///work/project/tools/sample.json",
 ) -> list[D]:
     document = Document.from_text(uri, text)
-    ctx = CheckContext(settings or Settings(), registry or ToolRegistry(), uri, trusted, models)
+    ctx = CheckContext(settings or Settings(), registry or ToolRegistry(), uri, trusted, models, catalog=CATALOG)
     report = check_document(document, ctx, kind, UnitCache())
     result = []
     for d in report.diagnostics:

@@ -20,13 +20,17 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..document.jsontree import Pointer
-from ..engine.context import CheckContext, ToolInfo
+from ..engine.context import CheckContext, ToolInfo, ToolRegistry
 from ..engine.schemas import closest, description_of, enum_values, expand, json_types, properties_of, type_label
 from ..jsonvalue import json_type_name
+from ..settings import Settings
 from .templates import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
+
+if TYPE_CHECKING:
+    from ..usermodels import ModelRegistry
 
 WRAPPER_KEYS = ("data", "summary", "result", "response", "output")
 FLATTEN_KEEP_KEYS = ("contributors", "user", "author", "goals")
@@ -408,37 +412,43 @@ class Env:
     Made for one check (or one editor request); it remembers the shapes it built meanwhile.
     """
 
-    ctx: CheckContext
+    settings: Settings
+    registry: ToolRegistry
+    models: ModelRegistry | None = None
+    trusted: bool = True
     _shapes: dict[tuple[str, str], Shape | None] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, ctx: CheckContext) -> Env:
+        return cls(ctx.settings, ctx.registry, ctx.models, ctx.trusted)
 
     def tool(self, name: str | None) -> ToolInfo | None:
         if not name:
             return None
-        return self.ctx.registry.lookup(name)
+        return self.registry.lookup(name)
 
     def dialect(self, name: str | None) -> str | None:
         tool = self.tool(name)
         return tool.dialect if tool is not None else None
 
     def known_tool_names(self) -> list[str]:
-        return sorted(set(self.ctx.registry.names()) | set(self.ctx.settings.models))
+        return sorted(set(self.registry.names()) | set(self.settings.models))
 
     def is_known_tool(self, name: str) -> bool:
-        return self.ctx.registry.lookup(name) is not None or name in self.ctx.settings.models
+        return self.registry.lookup(name) is not None or name in self.settings.models
 
     @property
     def has_tools(self) -> bool:
-        return bool(self.ctx.registry.names()) or bool(self.ctx.settings.models)
+        return bool(self.registry.names()) or bool(self.settings.models)
 
     def samples(self) -> Mapping[str, Any]:
-        samples = getattr(self.ctx.registry, "samples", None)
-        return samples if isinstance(samples, Mapping) else {}
+        return self.registry.samples
 
     def input_schema(self, name: str | None) -> dict[str, Any] | None:
         """The tool's input schema: a registered model's schema when one is loaded, else the definition's."""
         if not name:
             return None
-        model_schema = _registered_model_schema(self.ctx.models, name) if self.ctx.trusted else None
+        model_schema = _registered_model_schema(self.models, name) if self.trusted else None
         if model_schema is not None:
             return model_schema
         tool = self.tool(name)
@@ -496,14 +506,10 @@ class Env:
 _MISSING: Any = object()
 
 
-def _registered_model_schema(models: Any, name: str) -> dict[str, Any] | None:
-    """The JSON Schema of the user model registered for this tool (`usermodels.ModelRegistry`), if loaded."""
-    model_for = getattr(models, "model_for", None) if models is not None else None
-    if not callable(model_for):
-        return None
-    loaded = model_for(name)
-    schema = getattr(loaded, "schema", None)
-    return schema if isinstance(schema, dict) else None
+def _registered_model_schema(models: ModelRegistry | None, name: str) -> dict[str, Any] | None:
+    """The JSON Schema of the user model registered for this tool, if loaded."""
+    loaded = models.model_for(name) if models is not None else None
+    return loaded.schema if loaded is not None else None
 
 
 # --- references: every template and condition path --------------------------------------------------------

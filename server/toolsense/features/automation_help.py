@@ -36,7 +36,6 @@ from ..domain.automation import (
     resolve,
 )
 from ..domain.templates import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
-from ..engine.context import CheckContext
 from ..engine.placement import place
 from ..engine.units import root_value
 from ..models.base import ENUM_SCHEMAS
@@ -67,7 +66,7 @@ class _StringPlace:
 
 def _env(query: CursorQuery) -> Env:
     """The rules' environment for this query (registered models when the server loaded them)."""
-    return Env(CheckContext(query.settings, query.registry, query.uri, models=query.extra.get("models")))
+    return Env(query.settings, query.registry, query.models)
 
 
 def _string_place(query: CursorQuery) -> _StringPlace | None:

@@ -3,14 +3,12 @@
 - hover on a tool's name (in a tool definition): its budget — properties, nesting depth, enum values,
   characters, optional and union parameters — against each profile that applies (`rules.profiles`);
 - completion and hover inside a tool call's input from the tool's *registered* pydantic model (when the
-  workspace is trusted and the model is loaded: the server puts the `ModelRegistry` in `query.extra["models"]`),
+  workspace is trusted and the model is loaded: the server puts the `ModelRegistry` in `query.models`),
   so property names, enum values and descriptions come from the very model that validates the call. Without
   a model the built-in completion answers from the tool's `input_schema`.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from ..document.jsontree import Pointer
 from ..domain.providers import AS_OF, active_profiles, profile_limits, tool_budget
@@ -63,7 +61,7 @@ def budget_hover(query: CursorQuery) -> HoverAnswer | None:
 def model_site(query: CursorQuery, pointer: Pointer | None = None, *, inside: bool = False) -> Site | None:
     """The registered model's schema for a place inside a tool call's input; None when there is no model."""
     unit = query.unit
-    models: Any = query.extra.get("models")
+    models = query.models
     if unit is None or unit.kind != "tool_call" or models is None:
         return None
     dialect = unit.dialect or "anthropic-call"

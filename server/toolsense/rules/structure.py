@@ -10,7 +10,6 @@ from typing import Any
 from ..domain import validation as codes
 from ..domain.tool import value_at
 from ..domain.validation import model_findings
-from ..engine.catalog import CATALOG
 from ..engine.context import CheckContext
 from ..engine.filefacts import mcp_version
 from ..engine.findings import Finding, Fix, MoveMember, RenameKey, Severity
@@ -28,6 +27,7 @@ from ..models.definitions import (
     Automation,
 )
 from ..models.dialects import as_dialect
+from .catalog import CATALOG
 
 FAMILY = "File and structure"
 

@@ -1,3 +1,8 @@
 """Rules for automations."""
 
-from . import automation, conditions, preflight, templates  # noqa: F401  (imported to register their rules)
+from . import automation, conditions, preflight, templates
+
+MODULES = (automation, conditions, preflight, templates)
+"""Each registers its rules and checks in the catalog as it is imported."""
+
+__all__ = ["MODULES"]

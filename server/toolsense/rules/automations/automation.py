@@ -22,12 +22,12 @@ from ...domain.automation import AutomationView, Env, similar
 from ...domain.instances import build_validator, safe_search, with_stack_room
 from ...domain.templates import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
 from ...domain.validation import placeholder_for, snippet_for
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember, RenameKey, ReplaceValue, Severity
 from ...engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
 from ...engine.units import Unit
 from ...jsonvalue import json_type_name, short_repr
+from ..catalog import CATALOG
 from .templates import template_type_finding
 
 FAMILY = "Automations: actions and tools"
@@ -105,7 +105,7 @@ def automation_actions(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     view = AutomationView.of(unit.value)
     if view is None:
         return
-    env = Env(ctx)
+    env = Env.of(ctx)
     actions = unit.value.get("actions")
     if isinstance(actions, list) and not actions:
         yield EMPTY_ACTIONS.finding(

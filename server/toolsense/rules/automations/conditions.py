@@ -15,13 +15,13 @@ from typing import Any
 
 from ...domain.automation import AutomationView, condition_sites
 from ...domain.validation import model_findings
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, Severity
 from ...engine.units import Unit
 from ...jsonvalue import short_repr
 from ...models.base import StrictModel
 from ...models.definitions import NO_VALUE_OPS, Condition, ConditionOp
+from ..catalog import CATALOG
 
 FAMILY = "Automations: conditions, triggers and preflight"
 

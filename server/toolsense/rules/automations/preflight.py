@@ -20,12 +20,12 @@ from collections.abc import Iterator
 from datetime import datetime
 
 from ...domain.automation import AutomationView
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, ReplaceValue, Severity
 from ...engine.units import Unit
 from ...jsonvalue import short_repr
 from ...models.definitions import RecurringInterval
+from ..catalog import CATALOG
 
 FAMILY = "Automations: conditions, triggers and preflight"
 

@@ -23,11 +23,11 @@ from ...domain.automation import (
     template_references,
 )
 from ...domain.templates import Token, parse_path, scan
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, Related, ReplaceInString, Severity
 from ...engine.schemas import json_types
 from ...engine.units import Unit
+from ..catalog import CATALOG
 from .preflight import OUTPUT_PATH, TRIGGER_PATH
 
 FAMILY = "Automations: templates"
@@ -112,7 +112,7 @@ def automation_templates(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     view = AutomationView.of(unit.value)
     if view is None:
         return
-    env = Env(ctx)
+    env = Env.of(ctx)
     for site in string_sites(view):
         if "{" not in site.text and "}}" not in site.text:
             continue

@@ -22,8 +22,8 @@ from ...document.jsontree import Pointer
 from ...domain.instances import recode, value_findings
 from ...domain.tool import value_at
 from ...domain.validation import model_findings
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext, ToolRegistry
+from ...engine.filefacts import NO_FACTS
 from ...engine.findings import (
     Finding,
     Fix,
@@ -38,6 +38,7 @@ from ...engine.findings import (
 from ...engine.placement import place_bytes
 from ...engine.units import Unit, glob_match, root_value
 from ...jsonvalue import json_type_name, short_repr
+from ..catalog import CATALOG
 
 FAMILY = "Tool calls"
 MODELS_FAMILY = "Registered models"
@@ -225,7 +226,7 @@ def request_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     built_in = any(u.dialect is None for u in tools)
     registry = ToolRegistry()
     registry.set_file(ctx.uri, tool_infos(ctx.uri, tools, requests=True))
-    own = CheckContext(ctx.settings, registry, ctx.uri, ctx.trusted, ctx.models)
+    own = replace(ctx, registry=registry, facts=NO_FACTS, root_uri="")
     for unit in calls:
         assert unit.dialect is not None
         name_pointer, input_pointer = _NAME_AND_INPUT[unit.dialect]

@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...domain.validation import model_findings
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit, mcp_config_dialect
 from ...jsonvalue import short_repr
+from ...mcp_live import codes as live_codes
 from ...mcp_live.codes import SUMMARY
 from ...mcp_live.config import CONFIG_MODELS, KNOWN_TYPES, entry_transport, server_entries
+from ..catalog import CATALOG
 
 FAMILY = "MCP configuration files"
 
@@ -63,6 +64,9 @@ UNDEFINED_INPUT = CATALOG.rule(
 
 _CODES = {"TS101": UNKNOWN_KEY.code, "TS102": MISSING.code, "TS103": WRONG_TYPE.code, "TS105": WRONG_TYPE.code}
 _INPUT = re.compile(r"\$\{input:([^}]*)\}")
+
+LIVE_RULES = tuple(CATALOG.add(rule) for rule in live_codes.RULES)
+"""The live MCP server checks report on these configuration files' servers: catalogued with this family."""
 
 
 def summary_key(uri: str, name: str) -> str:

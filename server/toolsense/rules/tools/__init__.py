@@ -1,14 +1,8 @@
 """Rules for tool definitions."""
 
-from . import (  # noqa: F401  (imported to register their rules)
-    descriptions,
-    dialects,
-    drift,
-    examples,
-    json_schema,
-    mcp,
-    mcp_profiles,
-    names,
-    profiles,
-    strictness,
-)
+from . import descriptions, dialects, drift, examples, json_schema, mcp, mcp_profiles, names, profiles, strictness
+
+MODULES = (descriptions, dialects, drift, examples, json_schema, mcp, mcp_profiles, names, profiles, strictness)
+"""Each registers its rules and checks in the catalog as it is imported."""
+
+__all__ = ["MODULES"]

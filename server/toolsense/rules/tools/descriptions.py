@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...domain.tool import ContentMemo, has_path, input_walk, tool_view, unit_key
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.schemas import resolve_local_ref
 from ...engine.units import Unit
 from ...settings import LimitsSettings, Settings
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: descriptions"
 

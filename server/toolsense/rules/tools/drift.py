@@ -15,13 +15,13 @@ from typing import Any
 
 from ...document.jsontree import Pointer
 from ...domain.tool import ToolView, tool_view, walk_schema
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.schemas import resolve_local_ref
 from ...engine.units import Unit
 from ...jsonvalue import short_repr
 from ..calls.tool_calls import model_problem
+from ..catalog import CATALOG
 
 FAMILY = "Drift from registered models"
 
@@ -265,7 +265,9 @@ def _registered_enums(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
             if tool != view.name:
                 continue
             node = resolve_local_ref(view.schema, "#" + fragment)
-            targets = [(tuple(p for p in fragment.strip("/").split("/") if p), node)] if node is not None else []
+            targets: list[tuple[Pointer, Any]] = (
+                [(tuple(p for p in fragment.strip("/").split("/") if p), node)] if node is not None else []
+            )
         else:
             targets = [
                 (entry.pointer, entry.node)

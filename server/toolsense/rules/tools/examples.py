@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from ...domain.instances import value_findings
 from ...domain.tool import ContentMemo, tool_view, unit_key
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: input examples"
 

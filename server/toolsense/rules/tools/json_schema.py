@@ -36,7 +36,6 @@ from ...domain.tool import (
     unit_key,
     walk_schema,
 )
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.filefacts import mcp_version
 from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue, Severity
@@ -44,6 +43,7 @@ from ...engine.schemas import closest, resolve_local_ref
 from ...engine.units import Unit
 from ...jsonvalue import json_type_name, short_repr
 from ...settings import LimitsSettings
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: JSON Schema"
 

@@ -16,13 +16,13 @@ from typing import Any
 
 from ...document.jsontree import Pointer
 from ...domain.tool import tool_view, walk_schema
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.filefacts import mcp_version
 from ...engine.findings import Finding, Fix, RemoveMember, Severity
 from ...engine.units import Unit
 from ...jsonvalue import json_type_name, short_repr
 from ...models.definitions import MCP_VERSIONS
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: MCP"
 

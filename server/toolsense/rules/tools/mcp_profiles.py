@@ -21,12 +21,12 @@ from typing import Any
 
 from ...document.jsontree import Pointer
 from ...domain.tool import ToolView, tool_view
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
 from ...jsonvalue import short_repr
 from ...models.definitions import NAME_KEY
+from ..catalog import CATALOG
 
 QUALITY = "mcp-quality"
 SECURITY = "mcp-security"

@@ -9,12 +9,12 @@ from collections.abc import Iterator
 
 from ...domain.providers import PROFILES, enabled_profiles
 from ...domain.tool import ToolView, tool_view
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import MAX_RELATED, Finding, Fix, Related, ReplaceValue, Severity
 from ...engine.units import Unit
 from ...jsonvalue import short_repr
 from ...models.definitions import NAME_KEY
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: names"
 

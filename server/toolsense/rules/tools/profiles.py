@@ -40,13 +40,13 @@ from ...domain.tool import (
     unit_key,
     walk_schema,
 )
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, ReplaceValue, Severity
 from ...engine.units import Unit
 from ...jsonvalue import short_repr
 from ...models.definitions import NAME_KEY, SCHEMA_KEY
 from ...settings import Settings
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: provider profiles"
 """When the default limits below were last checked against the providers' documentation."""

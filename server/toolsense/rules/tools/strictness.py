@@ -11,11 +11,11 @@ from typing import Any
 
 from ...domain.providers import active_profiles, strict_profiles
 from ...domain.tool import ContentMemo, SchemaNode, input_walk, is_object_schema, tool_view, unit_key
-from ...engine.catalog import CATALOG
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, Severity
 from ...engine.units import Unit
 from ...settings import LimitsSettings
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: strictness"
 
