@@ -11,7 +11,7 @@ import pytest
 from hardkit import run_cli, tool, write_json
 from hardrpc import ServerProcess
 
-from toolsense.domain.instances import needs_budget, safe_search
+from toolsense.domain.validators import needs_budget, safe_search
 from toolsense.engine.units import glob_match
 
 EVIL = "a" * 40 + "1" * 40 + "!"

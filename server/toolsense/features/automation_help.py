@@ -22,19 +22,9 @@ import re
 from dataclasses import dataclass
 
 from ..document.jsontree import Pointer
-from ..domain.automation import (
-    OPEN,
-    AutomationView,
-    Env,
-    FieldInfo,
-    Reference,
-    Resolution,
-    Where,
-    names_in_scope,
-    place_of,
-    references,
-    resolve,
-)
+from ..domain.automation import AutomationView, Reference, Where, place_of, references
+from ..domain.scope import Resolution, names_in_scope, resolve
+from ..domain.shapes import OPEN, Env, FieldInfo
 from ..domain.templates import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
 from ..engine.placement import place
 from ..engine.units import root_value

@@ -18,10 +18,11 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from ...document.jsontree import Pointer
-from ...domain.automation import AutomationView, Env, similar
-from ...domain.instances import build_validator, safe_search, with_stack_room
+from ...domain.automation import AutomationView, similar
+from ...domain.shapes import Env
 from ...domain.templates import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
 from ...domain.validation import placeholder_for, snippet_for
+from ...domain.validators import build_validator, safe_search, with_stack_room
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember, RenameKey, ReplaceValue, Severity
 from ...engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at

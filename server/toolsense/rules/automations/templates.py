@@ -12,16 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...document.jsontree import Pointer
-from ...domain.automation import (
-    AutomationView,
-    Env,
-    Reference,
-    Resolution,
-    condition_references,
-    resolve,
-    string_sites,
-    template_references,
-)
+from ...domain.automation import AutomationView, Reference, condition_references, string_sites, template_references
+from ...domain.scope import Resolution, resolve
+from ...domain.shapes import Env
 from ...domain.templates import Token, parse_path, scan
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, Related, ReplaceInString, Severity

@@ -24,7 +24,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from ...document.jsontree import Pointer
-from ...domain.instances import canonical, meta_registry, offline_registry, validator_class, value_findings
+from ...domain.instances import value_findings
 from ...domain.tool import (
     JSON_TYPES,
     ContentMemo,
@@ -36,6 +36,7 @@ from ...domain.tool import (
     unit_key,
     walk_schema,
 )
+from ...domain.validators import canonical, meta_registry, offline_registry, validator_class
 from ...engine.context import CheckContext
 from ...engine.filefacts import mcp_version
 from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue, Severity
