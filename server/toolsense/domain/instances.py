@@ -255,7 +255,7 @@ def _plural(count: Any, word: str) -> str:
 
 
 def _constraint_message(error: ValidationError) -> str:
-    """pydantic's wording for the common constraints (seed 002); jsonschema's otherwise."""
+    """pydantic's wording for the common constraints; jsonschema's otherwise."""
     keyword = error.validator
     value = error.validator_value
     messages: dict[str, Callable[[], str]] = {

@@ -260,7 +260,7 @@ def build_validator(schema: Any, dialect: str | None) -> Validator:
     return _validator(canonical(schema), dialect)
 
 
-# --- errors → issues -------------------------------------------------------------------------------------
+# --- the stack a validation needs ------------------------------------------------------------------------
 
 
 _FRAMES_PER_NESTING = 5

@@ -4,7 +4,7 @@ What the built-in, schema-driven features already give automations (tool names i
 the tool's parameters required first with placeholders, enum values, `op` / `operator` in conditions the
 envelope types, hover on a tool name, go to a tool's definition, references of a tool in open documents),
 this module completes with what only the automation rules know — the same scope and data shapes the rules
-check against (`rules.automation_scope`):
+check against (`domain.automation`, `domain.scope`, `domain.shapes`):
 
 - completion of template variables right after `{{` and after `trigger_data.` / `<output_as>.` / `user.` /
   a variable (fields from the output schema or sample), of condition `path`s, and of `op` / `operator` and

@@ -1,7 +1,7 @@
 """Which schema speaks for a place in a unit: the same schemas the rules validate with.
 
 - the *envelope* of a tool, tool call or automation: the strict pydantic model of its dialect
-  (`rules.structure.model_schema`), and for `trigger_config` the model of the automation's trigger type;
+  (`domain.validation.model_schema`), and for `trigger_config` the model of the automation's trigger type;
 - an *instance* of a tool's input: `input_examples` items validate against the tool's own `input_schema`;
   a tool call's `input` / `arguments`, an action's `parameters` and a polling trigger's `tool_params` against
   the input schema of the tool they name, looked up in the workspace registry;

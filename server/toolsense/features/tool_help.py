@@ -1,7 +1,7 @@
 """Editor help for tool definitions and tool calls, plugged into `features.providers.PROVIDERS`:
 
 - hover on a tool's name (in a tool definition): its budget — properties, nesting depth, enum values,
-  characters, optional and union parameters — against each profile that applies (`rules.profiles`);
+  characters, optional and union parameters — against each profile that applies (`domain.providers`);
 - completion and hover inside a tool call's input from the tool's *registered* pydantic model (when the
   workspace is trusted and the model is loaded: the server puts the `ModelRegistry` in `query.models`),
   so property names, enum values and descriptions come from the very model that validates the call. Without

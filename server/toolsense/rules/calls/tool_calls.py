@@ -1,9 +1,9 @@
 """Tool calls and tool inputs, validated against the tool's registered strict pydantic model when there is one
-(seed 000: `BoardToolInput.model_validate`), else against the tool's `input_schema` from the workspace.
+(what the runtime's `Model.model_validate` will say), else against the tool's `input_schema` from the workspace.
 
 - An Anthropic `tool_use` block (`input`), an OpenAI call (`arguments`: a JSON string or an object), or a bare
   input file associated with a tool by `tool_call_tool` (glob → tool name).
-- All errors at once (seed 002), in `format_validation_errors`'s vocabulary, each on its exact place — inside a
+- All errors at once, in `format_validation_errors`'s vocabulary, each on its exact place — inside a
   JSON-string `arguments` too (a character span within the string).
 - Coercible LLM mistakes (`"80"`, `"true"`) are fixable warnings, even when the model would coerce them.
 - An unknown tool name is an error with did-you-mean; a registered model that cannot be imported is a

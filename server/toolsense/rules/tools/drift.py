@@ -1,5 +1,5 @@
-"""Drift between a tool's JSON Schema and the pydantic model registered for it (seed 000 root cause 3: the SLO
-schema lacked `burn_alerts` its examples used; seed 003 phase 3: enum lists that drift from `enums.py`).
+"""Drift between a tool's JSON Schema and the pydantic model registered for it: a schema written by hand falls
+behind the model (a property the examples use is missing; an enum list differs from the Python enum).
 
 For a tool with a registered model: properties in the model but not in the schema and the reverse, differing
 `required` sets, and enum values that differ from the Python enum — each placed on the schema node, with the

@@ -1,7 +1,7 @@
-"""`input_examples` validated against the tool's own `input_schema` (seed 000: the SLO examples used
-`burn_alerts`, which the schema did not define). Every error is placed inside its example — an unknown key on
-the key, a wrong value on the value, a missing property on the example — with the same wording, did-you-mean
-and fixes as everywhere else. Matching a `pattern` cannot hang: see `instances`."""
+"""`input_examples` validated against the tool's own `input_schema`: an example that uses a key the schema does not
+define teaches the model a call the tool rejects. Every error is placed inside its example — an unknown key on the
+key, a wrong value on the value, a missing property on the example — with the same wording, did-you-mean and fixes as
+everywhere else. Matching a `pattern` cannot hang: see `domain.validators`."""
 
 from __future__ import annotations
 

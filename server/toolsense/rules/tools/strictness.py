@@ -1,7 +1,7 @@
-"""Strictness (seed 000): every object schema — nested, in `items`, in `$defs`, in `anyOf` branches — says
-`additionalProperties: false`, so a model cannot add keys the tool silently ignores (the seed's `query` and
-`chart_type`). Default warning; `severity.TS220` changes it. Where a strict profile applies, the profile's
-error (TS263) replaces this warning; with the Gemini profile (which rejects the keyword) it is not asked for.
+"""Strictness: every object schema — nested, in `items`, in `$defs`, in `anyOf` branches — says `additionalProperties:
+false`, so a model cannot add keys the tool silently ignores. Default warning; `severity.TS220` changes it. Where a
+strict profile applies, the profile's error (TS263) replaces this warning; with the Gemini profile (which rejects the
+keyword) it is not asked for.
 """
 
 from __future__ import annotations
