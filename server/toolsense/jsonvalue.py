@@ -38,3 +38,9 @@ def short_repr(value: object, limit: int = 60) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def loads(text: str | bytes | bytearray) -> JsonValue:
+    """`json.loads`, typed: what it returns is JSON."""
+    value: JsonValue = json.loads(text)
+    return value

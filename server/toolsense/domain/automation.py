@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..document.jsontree import Pointer
 from ..engine.schemas import closest
+from ..jsonvalue import JsonValue
 from .templates import Segment, Token, parse_path, scan
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ class AutomationView:
     variables: dict[str, Any]
 
     @classmethod
-    def of(cls, value: Any) -> AutomationView | None:
+    def of(cls, value: JsonValue) -> AutomationView | None:
         if not isinstance(value, dict):
             return None
         trigger = value.get("trigger_type")
@@ -124,7 +125,7 @@ class AutomationView:
         return _str_or_none(self.trigger_config.get("source_tool"))
 
 
-def _str_or_none(value: Any) -> str | None:
+def _str_or_none(value: JsonValue) -> str | None:
     return value if isinstance(value, str) else None
 
 
@@ -186,7 +187,7 @@ def string_sites(view: AutomationView) -> Iterator[StringSite]:
         yield from _strings(config["tool_params"], ("trigger_config", "tool_params"), Where("tool_params"))
 
 
-def _strings(value: Any, pointer: Pointer, where: Where) -> Iterator[StringSite]:
+def _strings(value: JsonValue, pointer: Pointer, where: Where) -> Iterator[StringSite]:
     stack: list[tuple[Any, Pointer]] = [(value, pointer)]
     while stack:
         node, at = stack.pop()

@@ -19,7 +19,7 @@ from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
 from ..engine.schemas import certainly_valid
-from ..jsonvalue import short_repr
+from ..jsonvalue import JsonValue, short_repr
 from ..models.errors import ValidationIssue
 from .validation import schema_findings
 from .validators import (
@@ -52,7 +52,9 @@ class InstanceResult:
     cut_short: list[str]
 
 
-def instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budget_ms: int = 200) -> InstanceResult:
+def instance_issues(
+    schema: JsonValue, dialect: str | None, instance: JsonValue, regex_budget_ms: int = 200
+) -> InstanceResult:
     """All the ways `instance` breaks `schema`, as pydantic-style issues; plus why the check stopped early.
 
     The validation gets the same stack wherever it is asked for: when the caller's stack is too deep to leave
@@ -61,7 +63,9 @@ def instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budge
     return with_stack_room(lambda: _instance_issues(schema, dialect, instance, regex_budget_ms))
 
 
-def _instance_issues(schema: Any, dialect: str | None, instance: Any, regex_budget_ms: int) -> InstanceResult:
+def _instance_issues(
+    schema: JsonValue, dialect: str | None, instance: JsonValue, regex_budget_ms: int
+) -> InstanceResult:
     notes: list[str] = []
     if not isinstance(schema, (dict, bool)):
         return InstanceResult([], ["the schema is not a JSON Schema object"])
@@ -111,7 +115,7 @@ def _unresolvable_ref(error: Exception) -> str:
     return f"'{ref}'" if ref else str(error)
 
 
-def _issues(errors: Iterable[ValidationError], root: Any) -> Iterator[ValidationIssue]:
+def _issues(errors: Iterable[ValidationError], root: JsonValue) -> Iterator[ValidationIssue]:
     for error in errors:
         yield from _issue(error, root)
 
@@ -120,7 +124,7 @@ def _loc(error: ValidationError) -> tuple[int | str, ...]:
     return tuple(error.absolute_path)
 
 
-def _issue(error: ValidationError, root: Any) -> Iterator[ValidationIssue]:
+def _issue(error: ValidationError, root: JsonValue) -> Iterator[ValidationIssue]:
     keyword = error.validator
     loc = _loc(error)
     instance = error.instance
@@ -153,7 +157,7 @@ def _issue(error: ValidationError, root: Any) -> Iterator[ValidationIssue]:
     yield ValidationIssue(loc, _constraint_message(error), f"jsonschema_{keyword}", instance)
 
 
-def _narrow(error: ValidationError, root: Any) -> list[ValidationIssue] | None:
+def _narrow(error: ValidationError, root: JsonValue) -> list[ValidationIssue] | None:
     """The errors of the branch the value was meant for; a type error when it fits no branch's type."""
     branches: dict[int, list[ValidationError]] = {}
     for sub in error.context or ():
@@ -231,7 +235,7 @@ def _key_likeness(keys: list[str], branch: Any, root: Any) -> float:
     return score
 
 
-def _list(value: Any) -> list[Any]:
+def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
@@ -315,9 +319,9 @@ def recode(findings: Iterable[Any], codes: dict[str, str]) -> list[Any]:
 
 
 def value_findings(
-    schema: Any,
+    schema: JsonValue,
     dialect: str | None,
-    value: Any,
+    value: JsonValue,
     subject: str,
     codes: dict[str, str],
     regex_budget_ms: int,

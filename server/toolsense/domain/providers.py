@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.schemas import resolve_local_ref
+from ..jsonvalue import JsonValue
 from ..settings import ProfileLimits, Settings
 from .tool import ToolView, is_object_schema, walk_schema
 
@@ -166,7 +167,7 @@ class Budget:
     recursive: bool
 
 
-def tool_budget(schema: Any, max_depth: int = 64, max_nodes: int = 20_000) -> Budget:
+def tool_budget(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000) -> Budget:
     walk = walk_schema(schema, max_depth, max_nodes)
     properties = enum_values = chars = largest = largest_chars = optional = unions = 0
     for entry in walk.nodes:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.context import CheckContext, ToolInfo, ToolRegistry
 from ..engine.schemas import description_of, enum_values, expand, json_types, properties_of, type_label
-from ..jsonvalue import json_type_name
+from ..jsonvalue import JsonValue, json_type_name
 from ..settings import Settings
 from .automation import AutomationView
 
@@ -72,7 +72,7 @@ def is_index(part: str) -> bool:
 class SchemaShape(Shape):
     """A value described by a JSON Schema (an MCP outputSchema, or part of one)."""
 
-    def __init__(self, schema: Any, root: Any, origin: str) -> None:
+    def __init__(self, schema: JsonValue, root: JsonValue, origin: str) -> None:
         self.schemas = expand(schema, root)
         self.root = root
         self.origin = origin
@@ -169,7 +169,7 @@ def _schema_type(schemas: list[dict[str, Any]]) -> str:
 class ValueShape(Shape):
     """A value known by example: a sample output file, or a variable's literal value."""
 
-    def __init__(self, value: Any, origin: str) -> None:
+    def __init__(self, value: JsonValue, origin: str) -> None:
         self.value = value
         self.origin = origin
 

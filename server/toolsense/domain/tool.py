@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from ..document.jsontree import Pointer
 from ..engine.units import Unit
+from ..jsonvalue import JsonObject, JsonValue
 from ..models.definitions import DESCRIPTION_KEY, EXAMPLES_KEY, NAME_KEY, SCHEMA_KEY, schema_pointer
 from ..models.dialects import Dialect, lower_types
 
@@ -33,7 +34,7 @@ DIALECT_LABEL: dict[str, str] = {dialect: dialect.label for dialect in Dialect}
 """The word for a unit of each dialect in messages ("OpenAI function", "Gemini function declaration")."""
 
 
-def value_at(value: Any, pointer: Pointer) -> Any:
+def value_at(value: JsonValue, pointer: Pointer) -> JsonValue:
     """The value at pointer, or None when the path does not exist."""
     node = value
     for part in pointer:
@@ -48,7 +49,7 @@ def value_at(value: Any, pointer: Pointer) -> Any:
     return node
 
 
-def has_path(value: Any, pointer: Pointer) -> bool:
+def has_path(value: JsonValue, pointer: Pointer) -> bool:
     node = value
     for part in pointer:
         if isinstance(node, dict) and isinstance(part, str) and part in node:
@@ -66,12 +67,12 @@ class ToolView:
     """A function tool's parts, with pointers relative to the unit."""
 
     dialect: str
-    value: dict[str, Any]
+    value: JsonObject
     name: str | None
     name_pointer: Pointer
-    schema: Any
+    schema: JsonValue
     schema_pointer: Pointer
-    description: Any
+    description: JsonValue
     description_pointer: Pointer
     strict: bool
     strict_pointer: Pointer | None
@@ -82,7 +83,7 @@ class ToolView:
         return f"{base} '{self.name}'" if self.name else base
 
     @property
-    def examples(self) -> Any:
+    def examples(self) -> JsonValue:
         key = EXAMPLES_KEY.get(self.dialect)
         return value_at(self.value, key) if key else None
 
@@ -239,7 +240,7 @@ class SchemaWalk:
     """Why the walk stopped early (too deep, too many subschemas), or None."""
 
 
-def walk_schema(schema: Any, max_depth: int = 64, max_nodes: int = 20_000) -> SchemaWalk:
+def walk_schema(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000) -> SchemaWalk:
     """Every object subschema, depth first in document order, bounded by depth and count."""
     nodes: list[SchemaNode] = []
     truncated: str | None = None

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, RenameKey, ReplaceValue
 from ..engine.schemas import closest, enum_values, json_types, properties_of, subschemas_at
-from ..jsonvalue import json_type_name, short_repr
+from ..jsonvalue import JsonValue, json_type_name, short_repr
 from ..models.base import ENUM_SCHEMAS
 from ..models.errors import ValidationIssue, coercion_for, validation_issues
 from .tool import value_at
@@ -113,7 +113,7 @@ def snippet_for(schemas: list[dict[str, Any]], index: int) -> str:
 
 def schema_findings(
     issues: Iterable[ValidationIssue],
-    value: Any,
+    value: JsonValue,
     schema: dict[str, Any],
     subject: str,
 ) -> Iterator[Finding]:
@@ -151,7 +151,7 @@ def _received(issue: ValidationIssue) -> str:
     return f" (received {json_type_name(issue.received)}: {short_repr(issue.received)})"
 
 
-def _unknown(pointer: tuple[str | int, ...], value: Any, known: list[str], subject: str, note: str) -> Finding:
+def _unknown(pointer: tuple[str | int, ...], value: JsonValue, known: list[str], subject: str, note: str) -> Finding:
     key = str(pointer[-1])
     parent = pointer[:-1]
     present = value_at(value, parent)
@@ -332,7 +332,7 @@ def _flatten(annotation: Any) -> Iterator[Any]:
         yield from _flatten(arg)
 
 
-def model_findings(model: type[BaseModel], value: Any, subject: str) -> list[Finding]:
+def model_findings(model: type[BaseModel], value: JsonValue, subject: str) -> list[Finding]:
     """Validate value with a pydantic model; all errors at once, as placed findings."""
     try:
         # Strict JSON mode: "80" for an integer or "true" for a boolean is reported (TS105), not coerced

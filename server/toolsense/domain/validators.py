@@ -29,7 +29,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 
 from ..engine import regexes
-from ..jsonvalue import short_repr
+from ..jsonvalue import JsonValue, short_repr
 
 T = TypeVar("T")
 
@@ -37,7 +37,7 @@ CUT_SHORT: ContextVar[list[str] | None] = ContextVar("toolsense_cut_short", defa
 REGEX_BUDGET_MS: ContextVar[int] = ContextVar("toolsense_regex_budget", default=200)
 
 
-def validator_class(schema: Any, dialect: str | None) -> type[Validator]:
+def validator_class(schema: JsonValue, dialect: str | None) -> type[Validator]:
     """`$schema` when present, else 2020-12 for MCP and draft-07 for the other dialects."""
     default: type[Validator] = Draft202012Validator if dialect == "mcp" else Draft7Validator
     if isinstance(schema, dict) and isinstance(schema.get("$schema"), str):
@@ -46,7 +46,7 @@ def validator_class(schema: Any, dialect: str | None) -> type[Validator]:
     return default
 
 
-def canonical(value: Any) -> str:
+def canonical(value: JsonValue) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=True)
 
 
@@ -126,7 +126,7 @@ def _bound_jsonschema_regexes() -> None:
 _bound_jsonschema_regexes()
 
 
-def _pattern(validator: Validator, pattern: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+def _pattern(validator: Validator, pattern: Any, instance: JsonValue, schema: JsonValue) -> Iterator[ValidationError]:
     if not isinstance(instance, str) or not isinstance(pattern, str):
         return
     found = safe_search(pattern, instance)
@@ -152,7 +152,9 @@ def key_matches(pattern: str, key: str) -> bool:
     return found
 
 
-def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+def _pattern_properties(
+    validator: Any, patterns: Any, instance: JsonValue, schema: JsonValue
+) -> Iterator[ValidationError]:
     if not isinstance(instance, dict) or not isinstance(patterns, dict):
         return
     for pattern, subschema in patterns.items():
@@ -161,7 +163,9 @@ def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: An
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
-def _additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+def _additional_properties(
+    validator: Any, extra: JsonValue, instance: JsonValue, schema: JsonValue
+) -> Iterator[ValidationError]:
     if not isinstance(instance, dict) or not isinstance(schema, dict):
         return
     found = schema.get("properties")
@@ -208,7 +212,7 @@ def _nested(keyword: Callable[..., Any]) -> Callable[..., Iterator[ValidationErr
     the count is held around each step, not around the call)."""
 
     @functools.wraps(keyword)
-    def counted(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    def counted(validator: Any, value: JsonValue, instance: JsonValue, schema: JsonValue) -> Iterator[ValidationError]:
         depth = _NESTING.get()
         if depth is None:
             depth = [0]
@@ -256,7 +260,7 @@ def _validator(text: str, dialect: str | None) -> Validator:
     return _guarded_class(cls)(schema, registry=offline_registry())
 
 
-def build_validator(schema: Any, dialect: str | None) -> Validator:
+def build_validator(schema: JsonValue, dialect: str | None) -> Validator:
     return _validator(canonical(schema), dialect)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..document.jsontree import Pointer
 from ..engine.schemas import description_of, enum_values, json_types, properties_of, type_label
+from ..jsonvalue import JsonValue, loads
 from .completion import enum_meaning
 from .jsonschema_vocab import FORMATS, KEYWORDS, TYPE_NAMES, schema_state
 from .providers import PROVIDERS, CursorQuery, HoverAnswer
@@ -67,7 +68,7 @@ def schema_hover(query: CursorQuery) -> HoverAnswer | None:
     return HoverAnswer(text, span) if text else None
 
 
-def _code(value: Any) -> str:
+def _code(value: JsonValue) -> str:
     return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 
@@ -98,11 +99,11 @@ def _field_text(query: CursorQuery, site: Site, pointer: Pointer, part: str) -> 
     return "\n".join(lines)
 
 
-def _token_value(query: CursorQuery) -> Any:
+def _token_value(query: CursorQuery) -> JsonValue:
     if query.cursor.in_string:
         return query.token_text()
     try:
-        return json.loads(query.token_text())
+        return loads(query.token_text())
     except ValueError:
         return None
 

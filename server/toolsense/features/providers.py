@@ -33,7 +33,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..document.cursor import CursorContext
 from ..document.document import Document
@@ -41,6 +41,7 @@ from ..document.jsontree import Pointer
 from ..document.lines import Range
 from ..engine.catalog import UnitKind
 from ..engine.context import ToolRegistry
+from ..jsonvalue import JsonValue
 from ..settings import Settings
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ class UnitRef:
     kind: UnitKind
     pointer: Pointer
     start: int
-    value: Any
+    value: JsonValue
     """The unit's value: `json.loads` of its text, or a tolerant read when the text is half-typed."""
     dialect: str | None
 
@@ -138,9 +139,9 @@ class CursorQuery:
         pointer = self.cursor.pointer
         return pointer[len(base) :] if pointer[: len(base)] == base else pointer
 
-    def value_at(self, pointer: Pointer) -> Any:
+    def value_at(self, pointer: Pointer) -> JsonValue:
         """A value inside the unit, by pointer relative to the unit; None when absent."""
-        node: Any = self.unit.value if self.unit is not None else None
+        node: JsonValue = self.unit.value if self.unit is not None else None
         for part in pointer:
             if isinstance(node, dict) and isinstance(part, str):
                 node = node.get(part)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..jsonvalue import JsonValue
+
 _WS = b" \t\r\n"
 _DELIMITERS = b' \t\r\n,:{}[]"/'
 _MAX_DEPTH = 200
@@ -154,7 +156,7 @@ class _Reader:
 class _Incomplete(Exception):
     """A container cut short; `value` holds what was read of it."""
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: JsonValue) -> None:
         super().__init__()
         self.value = value
 

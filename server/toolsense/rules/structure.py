@@ -14,7 +14,7 @@ from ..engine.context import CheckContext
 from ..engine.filefacts import mcp_version
 from ..engine.findings import Finding, Fix, MoveMember, RenameKey, Severity
 from ..engine.units import Unit
-from ..jsonvalue import json_type_name
+from ..jsonvalue import JsonValue, json_type_name
 from ..models.definitions import (
     CALL_MODELS,
     MCP_ADDED,
@@ -135,7 +135,7 @@ _SCHEMA_KEYWORDS = frozenset({"required", "properties", "additionalProperties", 
 """JSON Schema keywords that authors write beside the tool's schema instead of inside it."""
 
 
-def _misplaced(finding: Finding, value: Any, dialect: str) -> Finding | None:
+def _misplaced(finding: Finding, value: JsonValue, dialect: str) -> Finding | None:
     """A schema keyword beside the schema (`required` next to `parameters`): the provider ignores or rejects
     it, so the model is told nothing is required. Says where it belongs and offers to move it there."""
     key = finding.data.get("key", "")

@@ -27,7 +27,7 @@ from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember, RenameKey, ReplaceValue, Severity
 from ...engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
 from ...engine.units import Unit
-from ...jsonvalue import json_type_name, short_repr
+from ...jsonvalue import JsonValue, json_type_name, short_repr
 from ..catalog import CATALOG
 from .templates import template_type_finding
 
@@ -329,7 +329,7 @@ def _allows_extra(roots: list[dict[str, Any]], has_properties: bool) -> bool:
     return not any(node.get("additionalProperties") is False for node in roots)
 
 
-def _fits(value: Any, schemas: list[dict[str, Any]]) -> bool:
+def _fits(value: JsonValue, schemas: list[dict[str, Any]]) -> bool:
     kinds = json_types(schemas)
     if not kinds:
         return True

@@ -17,7 +17,7 @@ from ...domain.validation import model_findings
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit, mcp_config_dialect
-from ...jsonvalue import short_repr
+from ...jsonvalue import JsonValue, short_repr
 from ...mcp_live import codes as live_codes
 from ...mcp_live.codes import SUMMARY
 from ...mcp_live.config import CONFIG_MODELS, KNOWN_TYPES, entry_transport, server_entries
@@ -128,7 +128,7 @@ def _entry_rules(name: str, pointer: tuple[str, str], entry: dict[str, Any]) -> 
         yield Finding(MISSING.code, f"Server '{name}' is of type {transport} but has no `url`", pointer, "key")
 
 
-def _inputs(value: Any, pointer: tuple[str | int, ...], ids: set[Any]) -> Iterator[Finding]:
+def _inputs(value: JsonValue, pointer: tuple[str | int, ...], ids: set[Any]) -> Iterator[Finding]:
     if isinstance(value, str):
         for match in _INPUT.finditer(value):
             if match.group(1) not in ids:

@@ -19,7 +19,7 @@ from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.schemas import resolve_local_ref
 from ...engine.units import Unit
-from ...jsonvalue import short_repr
+from ...jsonvalue import JsonValue, short_repr
 from ..calls.tool_calls import model_problem
 from ..catalog import CATALOG
 
@@ -57,7 +57,7 @@ ENUM = CATALOG.rule(
 _MAX_DEPTH = 32
 
 
-def _deref(node: Any, root: Any, pointer: Pointer | None) -> tuple[Any, Pointer | None, str | None]:
+def _deref(node: JsonValue, root: JsonValue, pointer: Pointer | None) -> tuple[Any, Pointer | None, str | None]:
     """Follow `$ref`s (bounded); the node, its pointer in the document, and the `$defs` name last followed."""
     name: str | None = None
     for _ in range(16):
@@ -76,7 +76,7 @@ def _deref(node: Any, root: Any, pointer: Pointer | None) -> tuple[Any, Pointer 
     return node, pointer, name
 
 
-def _ref_pointer(root: Any, parts: list[str]) -> Pointer:
+def _ref_pointer(root: JsonValue, parts: list[str]) -> Pointer:
     pointer: list[str | int] = []
     node = root
     for part in parts:
@@ -119,7 +119,7 @@ class _Comparison:
         if key not in self.found:
             self.found[key] = Finding(code, message, absolute, target, data={"model": self.loaded.target})  # type: ignore[arg-type]
 
-    def compare(self, schema: Any, model: Any, pointer: Pointer, model_name: str | None, depth: int) -> None:
+    def compare(self, schema: JsonValue, model: Any, pointer: Pointer, model_name: str | None, depth: int) -> None:
         if depth > _MAX_DEPTH:
             return
         schema, s_pointer, _ = _unwrap_nullable(schema, self.tool_root, pointer)
@@ -217,7 +217,7 @@ class _Comparison:
 def enum_difference(schema_values: list[Any], python_values: list[Any], what: str) -> str | None:
     """A message when the schema's enum differs from the Python one (as sets), else None."""
 
-    def key(value: Any) -> str:
+    def key(value: JsonValue) -> str:
         return json.dumps(value, sort_keys=True)
 
     schema_keys = {key(v): v for v in schema_values}

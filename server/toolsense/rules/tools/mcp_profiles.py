@@ -323,7 +323,7 @@ def _undescribed(view: ToolView) -> Iterator[Finding]:
     missing = [
         name
         for name, sub in properties.items()
-        if not (isinstance(sub, dict) and isinstance(sub.get("description"), str) and sub["description"].strip())
+        if not (isinstance(sub, dict) and isinstance(text := sub.get("description"), str) and text.strip())
     ]
     if len(missing) >= 2 and len(missing) * 2 >= len(properties):
         shown = ", ".join(missing[:6]) + (", …" if len(missing) > 6 else "")

@@ -20,7 +20,7 @@ from ...domain.tool import (
 )
 from ...domain.validators import canonical, meta_registry, offline_registry, validator_class
 from ...engine.findings import Finding, Fix, ReplaceValue
-from ...jsonvalue import json_type_name, short_repr
+from ...jsonvalue import JsonValue, json_type_name, short_repr
 
 # --- meta-schema ------------------------------------------------------------------------------------------
 from .schema_codes import INVALID, TOO_COMPLEX, TYPE_ALIASES
@@ -79,7 +79,7 @@ def flat_2020_12_meta_schema() -> dict[str, Any]:
     return {"type": ["object", "boolean"], "properties": properties, "$defs": definitions}
 
 
-def _static(node: Any) -> Any:
+def _static(node: JsonValue) -> Any:
     if isinstance(node, list):
         return [_static(item) for item in node]
     if not isinstance(node, dict):
@@ -220,7 +220,7 @@ _FLAGS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
 _SAFE_REF = re.compile(r"#(/[A-Za-z0-9_.~%$-]*)*")
 
 
-def quick_valid(schema: Any, cls: type[Validator], limit: int = 20_000) -> bool:
+def quick_valid(schema: JsonValue, cls: type[Validator], limit: int = 20_000) -> bool:
     """True only when the schema is certainly valid against draft-07 and 2020-12 meta-schemas (checked with
     plain Python on the common keywords; stricter than they are). Anything else — another dialect, a keyword
     it does not handle, a doubtful value — is False, and the real meta-schema decides."""

@@ -23,7 +23,7 @@ from ...domain.tool import (
 from ...domain.validators import canonical, meta_registry
 from ...engine.findings import Finding, Fix, ReplaceValue, Severity
 from ...engine.schemas import closest, resolve_local_ref
-from ...jsonvalue import json_type_name, short_repr
+from ...jsonvalue import JsonValue, json_type_name, short_repr
 from .schema_codes import OWN_VALUE, REMOTE_REF, UNRESOLVED_REF
 from .schema_meta import article
 
@@ -178,7 +178,7 @@ def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect:
                 )
 
 
-def _local_refs(node: Any) -> bool | None:
+def _local_refs(node: JsonValue) -> bool | None:
     """Whether node uses `$ref`s, all into the root's `$defs`/`definitions` (copied beside it); None when one
     points elsewhere (or a dynamic reference is used): then the value is not checked."""
     found = False
@@ -202,11 +202,11 @@ def _local_refs(node: Any) -> bool | None:
 _CHECKER = Draft202012Validator.TYPE_CHECKER
 
 
-def _of_type(value: Any, kinds: list[str]) -> bool:
+def _of_type(value: JsonValue, kinds: list[str]) -> bool:
     return any(_CHECKER.is_type(value, kind) for kind in kinds)
 
 
-def _a(value: Any) -> str:
+def _a(value: JsonValue) -> str:
     kind = json_type_name(value)
     return "null" if kind == "null" else article(kind)
 
@@ -241,7 +241,7 @@ def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
             )
 
 
-def enum_key(value: Any) -> str:
+def enum_key(value: JsonValue) -> str:
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, (int, float)):
