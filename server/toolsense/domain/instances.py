@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
@@ -18,6 +18,7 @@ from jsonschema.exceptions import UnknownType, ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
+from ..engine.findings import Finding
 from ..engine.schemas import certainly_valid
 from ..jsonvalue import JsonValue, short_repr
 from ..models.errors import ValidationIssue
@@ -307,10 +308,8 @@ STRUCTURE_KINDS = {
 }
 
 
-def recode(findings: Iterable[Any], codes: dict[str, str]) -> list[Any]:
+def recode(findings: Iterable[Finding], codes: dict[str, str]) -> list[Finding]:
     """The structure rules' findings (TS101–TS106) under another family's codes (`codes`: kind → code)."""
-    from dataclasses import replace
-
     result = []
     for finding in findings:
         kind = STRUCTURE_KINDS.get(finding.code)
@@ -325,7 +324,7 @@ def value_findings(
     subject: str,
     codes: dict[str, str],
     regex_budget_ms: int,
-) -> tuple[list[Any], list[str]]:
+) -> tuple[list[Finding], list[str]]:
     """Findings (pointers relative to value) for every way value breaks schema; plus cut-short notes."""
     result = instance_issues(schema, dialect, value, regex_budget_ms)
     root = schema if isinstance(schema, dict) else {}

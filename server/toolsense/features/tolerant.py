@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..jsonvalue import JsonValue
+from ..jsonvalue import JsonValue, loads
 
 _WS = b" \t\r\n"
 _DELIMITERS = b' \t\r\n,:{}[]"/'
@@ -68,7 +68,7 @@ class _Reader:
         raw = bytes(data[start + 1 : i]).decode("utf-8", "replace")
         raise _Partial(raw)
 
-    def word(self) -> Any:
+    def word(self) -> JsonValue:
         data, end = self.data, self.end
         start = self.i
         while self.i < end and data[self.i] not in _DELIMITERS:
@@ -77,11 +77,11 @@ class _Reader:
         if text in ("true", "false", "null"):
             return {"true": True, "false": False, "null": None}[text]
         try:
-            return json.loads(text)
+            return loads(text)
         except ValueError:
             raise _Stop from None
 
-    def value(self, depth: int) -> Any:
+    def value(self, depth: int) -> JsonValue:
         if depth > _MAX_DEPTH:
             raise _Stop
         byte = self.skip()
@@ -128,8 +128,8 @@ class _Reader:
             except _Stop:
                 raise _Incomplete(result) from None
 
-    def array(self, depth: int) -> list[Any]:
-        result: list[Any] = []
+    def array(self, depth: int) -> list[JsonValue]:
+        result: list[JsonValue] = []
         self.i += 1
         while True:
             byte = self.skip()
@@ -169,7 +169,7 @@ class _Partial(Exception):
         self.text = text
 
 
-def read_partial(data: bytes | bytearray, start: int, end: int | None = None) -> Any:
+def read_partial(data: bytes | bytearray, start: int, end: int | None = None) -> JsonValue:
     """The value starting at `start`, as far as it can be read (None when nothing can)."""
     reader = _Reader(data, start, len(data) if end is None else min(end, len(data)))
     try:

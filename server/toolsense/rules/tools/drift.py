@@ -20,6 +20,7 @@ from ...engine.findings import Finding, Severity
 from ...engine.schemas import resolve_local_ref
 from ...engine.units import Unit
 from ...jsonvalue import JsonValue, short_repr
+from ...usermodels import LoadedModel
 from ..calls.tool_calls import model_problem
 from ..catalog import CATALOG
 
@@ -105,7 +106,7 @@ def _unwrap_nullable(node: Any, root: Any, pointer: Pointer | None) -> tuple[Any
 
 
 class _Comparison:
-    def __init__(self, view: ToolView, loaded: Any) -> None:
+    def __init__(self, view: ToolView, loaded: LoadedModel) -> None:
         self.view = view
         self.loaded = loaded
         self.tool_root = view.schema

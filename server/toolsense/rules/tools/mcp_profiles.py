@@ -24,7 +24,7 @@ from ...domain.tool import ToolView, tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
-from ...jsonvalue import short_repr
+from ...jsonvalue import JsonValue, short_repr
 from ...models.definitions import NAME_KEY
 from ..catalog import CATALOG
 
@@ -399,7 +399,7 @@ _BOUNDARY = re.compile(
 )
 
 
-def _states_boundary(*texts: Any) -> bool:
+def _states_boundary(*texts: JsonValue) -> bool:
     """Whether a description says where paths may lead (the server checks it, or they name files in a remote
     repository, where `../` reaches nothing)."""
     return any(isinstance(text, str) and _BOUNDARY.search(text) for text in texts)

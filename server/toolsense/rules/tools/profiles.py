@@ -41,7 +41,7 @@ from ...domain.tool import (
     walk_schema,
 )
 from ...engine.context import CheckContext
-from ...engine.findings import Finding, Fix, InsertMembers, ReplaceValue, Severity
+from ...engine.findings import Finding, Fix, FixEdit, InsertMembers, ReplaceValue, Severity
 from ...engine.units import Unit
 from ...jsonvalue import short_repr
 from ...models.definitions import NAME_KEY, SCHEMA_KEY
@@ -232,7 +232,7 @@ def _openai_strict(view: ToolView, walk: SchemaWalk, base: Pointer, why: str) ->
 
 def _make_strict_fix(node: dict[str, Any], pointer: Pointer, optional: list[str]) -> Fix:
     properties: dict[str, Any] = node["properties"]
-    edits: list[Any] = []
+    edits: list[FixEdit] = []
     all_names = json.dumps(list(properties))
     if isinstance(node.get("required"), list):
         edits.append(ReplaceValue((*pointer, "required"), all_names))

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from jsonschema import Draft202012Validator
+from referencing import Registry
 
 from ...document.jsontree import Pointer
 from ...domain.instances import value_findings
@@ -89,7 +90,7 @@ def _ref_cycle(schema: dict[str, Any], ref: str) -> list[str] | None:
     return None
 
 
-def _bundled(registry: Any, ref: str) -> bool:
+def _bundled(registry: Registry[Any], ref: str) -> bool:
     document = urldefrag(ref)[0].rstrip("#")
     for candidate in (document, document + "#"):
         try:
