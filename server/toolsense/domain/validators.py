@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import re
 import sys
@@ -22,6 +21,9 @@ from typing import Any, TypeVar
 
 import jsonschema_specifications  # type: ignore[import-untyped]
 from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema import _keywords as jsonschema_keywords
+from jsonschema import _legacy_keywords as jsonschema_legacy_keywords
+from jsonschema import _utils as jsonschema_utils
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend, validator_for
@@ -114,11 +116,9 @@ class _BoundedRe:
 
 
 def _bound_jsonschema_regexes() -> None:
-    for name in ("jsonschema._keywords", "jsonschema._utils", "jsonschema._legacy_keywords"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:  # pragma: no cover - another jsonschema layout: `pattern` is still guarded below
-            continue
+    """jsonschema's keyword code calls `re` directly (`format`, `dependentRequired` messages, …): point it at the
+    bounded engine. Its `pattern` and `patternProperties` are replaced below as well."""
+    for module in (jsonschema_keywords, jsonschema_utils, jsonschema_legacy_keywords):
         if getattr(module, "re", None) is re:
             module.re = _BoundedRe()  # type: ignore[attr-defined]
 
