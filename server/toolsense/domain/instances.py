@@ -8,6 +8,7 @@ errors are narrowed to the branch the value was meant for (pydantic's `X | None`
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -19,7 +20,7 @@ from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
 from ..engine.findings import Finding
-from ..engine.schemas import certainly_valid
+from ..engine.schemas import certainly_valid, resolve_local_ref
 from ..jsonvalue import JsonValue, short_repr
 from ..models.errors import ValidationIssue
 from .validation import schema_findings
@@ -215,10 +216,6 @@ def _narrow(error: ValidationError, root: JsonValue) -> list[ValidationIssue] | 
 
 def _key_likeness(keys: list[str], branch: Any, root: Any) -> float:
     """How well an object's keys fit a branch's properties (exact names 1, similar names their ratio)."""
-    import difflib
-
-    from ..engine.schemas import resolve_local_ref
-
     for _ in range(8):
         if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and "properties" not in branch:
             branch = resolve_local_ref(root, branch["$ref"])

@@ -21,6 +21,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from ..document.jsontree import Pointer
 from ..domain.automation import AutomationView, Reference, Where, place_of, references
 from ..domain.scope import Resolution, names_in_scope, resolve
@@ -458,8 +460,6 @@ def _reference_location(query: CursorQuery, root: object, base: Pointer, ref: Re
     pointer = (*base, *ref.pointer)
     if root is None or ref.token is None:
         return TargetLocation(query.uri, pointer, target="value")
-    from tree_sitter import Node
-
     assert isinstance(root, Node)
     range_ = place(query.document, root, pointer, "value", (ref.segments[0].start, ref.segments[-1].end))
     return TargetLocation(query.uri, range=range_)

@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from ..document.jsontree import Pointer
-from ..engine.schemas import description_of, enum_values, json_types, properties_of, type_label
+from ..engine.schemas import description_of, enum_values, json_types, properties_of, subschemas_at, type_label
 from ..jsonvalue import JsonValue, loads
 from .completion import enum_meaning
 from .jsonschema_vocab import FORMATS, KEYWORDS, TYPE_NAMES, schema_state
@@ -112,8 +112,6 @@ def _parent_properties(site: Site) -> dict[str, bool]:
     """Property name -> required, for the object holding the hovered member."""
     if site.schema is None or not site.pointer:
         return {}
-    from ..engine.schemas import subschemas_at
-
     parent = subschemas_at(site.schema, site.pointer[:-1])
     return {p.name: p.required for p in properties_of(parent)}
 

@@ -11,6 +11,7 @@ from ..document.jsontree import Pointer
 from ..domain.validation import model_schema
 from ..engine.units import mcp_config_dialect
 from ..mcp_live.config import CONFIG_MODELS
+from . import completion, hover
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site
 
@@ -47,8 +48,6 @@ def _help_schema(dialect: str) -> dict[str, Any]:
 
 
 def config_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
-    from . import completion
-
     context = query.cursor
     if context.container == "none":
         return None
@@ -63,8 +62,6 @@ def config_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
 
 
 def config_hover(query: CursorQuery) -> HoverAnswer | None:
-    from . import hover
-
     found = hover.hovered_pointer(query)
     if found is None:
         return None

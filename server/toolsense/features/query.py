@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from ..document.cursor import CursorContext, cursor_context
 from ..document.document import ByteEdit, Document
-from ..document.jsontree import Pointer, pair_key, value_children
+from ..document.jsontree import Pointer, locate, pair_key, value_children
 from ..engine.catalog import UnitKind
 from ..engine.context import ToolRegistry
 from ..engine.units import Split, call_dialect, root_value, split, tool_dialect
@@ -291,8 +291,6 @@ def _start_by_scan(data: bytes | bytearray, start: int, depth: int, offset: int)
 
 
 def _start_of(document: Document, pointer: Pointer) -> int | None:
-    from ..document.jsontree import locate
-
     root = root_value(document.root)
     if root is None:
         return None

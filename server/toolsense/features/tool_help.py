@@ -16,6 +16,7 @@ from ..domain.tool import ToolView, tool_view
 from ..engine.units import Unit
 from ..models.definitions import NAME_KEY
 from ..settings import Settings
+from . import completion, hover
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site, call_tool_name
 
@@ -80,8 +81,6 @@ def model_site(query: CursorQuery, pointer: Pointer | None = None, *, inside: bo
 
 
 def model_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
-    from . import completion
-
     context = query.cursor
     if context.container == "none":
         return None
@@ -95,8 +94,6 @@ def model_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
 
 
 def model_hover(query: CursorQuery) -> HoverAnswer | None:
-    from . import hover
-
     hovered = _hovered(query)
     if hovered is None:
         return None

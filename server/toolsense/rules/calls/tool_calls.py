@@ -36,8 +36,11 @@ from ...engine.findings import (
     Severity,
 )
 from ...engine.placement import place_bytes
+from ...engine.schemas import closest
 from ...engine.units import Unit, glob_match, root_value
+from ...engine.workspace import tool_infos, uri_to_path
 from ...jsonvalue import json_type_name, short_repr
+from ...usermodels import LoadedModel
 from ..catalog import CATALOG
 
 FAMILY = "Tool calls"
@@ -176,8 +179,6 @@ def model_problem(ctx: CheckContext, tool: str, pointer: Pointer) -> Finding | N
 def _bare_input_tool(ctx: CheckContext) -> str | None:
     if not ctx.settings.tool_call_tool:
         return None
-    from ...engine.workspace import uri_to_path
-
     path = uri_to_path(ctx.uri)
     text = str(path) if path is not None else ctx.uri
     for pattern, tool in ctx.settings.tool_call_tool.items():
@@ -215,8 +216,6 @@ def request_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     calls = [u for u in units if u.kind == "tool_call" and u.origin == "request" and u.dialect in _NAME_AND_INPUT]
     if not calls:
         return
-    from ...engine.workspace import tool_infos
-
     tools = [u for u in units if u.kind == "tool"]
     if not tools:
         return
@@ -303,7 +302,7 @@ def check_call(
         yield Finding(CUT_SHORT.code, f"Checking {subject} was cut short: {note}", input_pointer, "key")
 
 
-def _model_findings(loaded: Any, arguments: dict[str, Any], subject: str, budget: int) -> list[Finding]:
+def _model_findings(loaded: LoadedModel, arguments: dict[str, Any], subject: str, budget: int) -> list[Finding]:
     try:
         findings = recode(model_findings(loaded.model, arguments, subject), CODES)
     except Exception as error:  # a user validator that raises something other than ValueError
@@ -318,11 +317,8 @@ def _model_findings(loaded: Any, arguments: dict[str, Any], subject: str, budget
 def _unknown_tool(name: str, pointer: Pointer, ctx: CheckContext) -> Finding:
     candidates = ctx.registry.suggest(name)
     for registered in ctx.settings.models:
-        if registered not in candidates and registered != name:
-            from ...engine.schemas import closest
-
-            if closest(name, [registered]):
-                candidates.append(registered)
+        if registered not in candidates and registered != name and closest(name, [registered]):
+            candidates.append(registered)
     message = f"Unknown tool {short_repr(name)}"
     if candidates:
         message += f". Did you mean {short_repr(candidates[0])}?"

@@ -120,7 +120,9 @@ class _Comparison:
         if key not in self.found:
             self.found[key] = Finding(code, message, absolute, target, data={"model": self.loaded.target})  # type: ignore[arg-type]
 
-    def compare(self, schema: JsonValue, model: Any, pointer: Pointer, model_name: str | None, depth: int) -> None:
+    def compare(
+        self, schema: JsonValue, model: JsonValue, pointer: Pointer, model_name: str | None, depth: int
+    ) -> None:
         if depth > _MAX_DEPTH:
             return
         schema, s_pointer, _ = _unwrap_nullable(schema, self.tool_root, pointer)
