@@ -10,7 +10,7 @@ from tooltest import check, codes, one, only, span
 
 from toolsense.engine.findings import MoveMember
 from toolsense.engine.units import Unit
-from toolsense.rules.structure import tool_subject
+from toolsense.rules.tools.structure import tool_subject
 from toolsense.settings import DescriptionSettings, Settings
 
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False}

@@ -24,7 +24,7 @@ from ..models.base import ENUM_SCHEMAS
 from ..models.errors import ValidationIssue, coercion_for, validation_issues
 from .tool import value_at
 
-# The codes of the structure rules (registered with their wording in `rules.structure`).
+# The codes of the structure rules (declared with their wording in `rules.structure`).
 UNKNOWN = "TS101"
 MISSING = "TS102"
 WRONG_TYPE = "TS103"
