@@ -20,6 +20,7 @@ from typing import Any
 from lsprotocol import types
 
 from ..document.document import Document
+from ..domain.live import entry_digest, summary_key
 from ..engine.checker import check_document
 from ..engine.context import CheckContext
 from ..engine.findings import Severity
@@ -30,7 +31,6 @@ from ..mcp_live.codes import SERVER_FAILED, SUMMARY
 from ..mcp_live.config import Unresolved, entry_target, server_entries
 from ..mcp_live.run import check_server
 from ..rules import CATALOG
-from ..rules.configs.mcp_config import entry_digest, summary_key
 from .mcp_code_lens import CHECK_COMMAND
 from .server import ToolsenseServer
 

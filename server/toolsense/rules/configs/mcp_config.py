@@ -8,11 +8,11 @@ Code's file (which VS Code validates) or when they look like a misspelt known ke
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
+from ...domain.live import entry_digest, summary_key
 from ...domain.validation import model_findings
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
@@ -67,15 +67,6 @@ _INPUT = re.compile(r"\$\{input:([^}]*)\}")
 
 LIVE_RULES = tuple(CATALOG.add(rule) for rule in live_codes.RULES)
 """The live MCP server checks report on these configuration files' servers: catalogued with this family."""
-
-
-def summary_key(uri: str, name: str) -> str:
-    """Where the editor keeps the last live check of a server entry (`ToolRegistry.live`)."""
-    return f"mcp-summary:{uri}#{name}"
-
-
-def entry_digest(entry: Any) -> str:
-    return json.dumps(entry, sort_keys=True)
 
 
 @CATALOG.unit_check("mcp_config")
