@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..document.jsontree import Pointer
 from ..engine.schemas import closest
-from ..jsonvalue import JsonValue
+from ..jsonvalue import JsonObject, JsonValue
 from .templates import Segment, Token, parse_path, scan
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class ActionInfo:
     id: str | None
     tool: str | None
     output_as: str | None
-    value: dict[str, Any]
+    value: JsonObject
 
     @property
     def label(self) -> str:
@@ -63,11 +63,11 @@ class ActionInfo:
 
 @dataclass(frozen=True)
 class AutomationView:
-    value: dict[str, Any]
+    value: JsonObject
     trigger_type: str | None
-    trigger_config: dict[str, Any]
+    trigger_config: JsonObject
     actions: tuple[ActionInfo, ...]
-    variables: dict[str, Any]
+    variables: JsonObject
 
     @classmethod
     def of(cls, value: JsonValue) -> AutomationView | None:
@@ -199,7 +199,7 @@ def _strings(value: JsonValue, pointer: Pointer, where: Where) -> Iterator[Strin
             stack.extend((v, (*at, i)) for i, v in reversed(list(enumerate(node))))
 
 
-def iter_clauses(condition: Any, pointer: Pointer, depth: int = 0) -> Iterator[tuple[dict[str, Any], Pointer]]:
+def iter_clauses(condition: Any, pointer: Pointer, depth: int = 0) -> Iterator[tuple[JsonObject, Pointer]]:
     """Every clause (an object that is not a group) of a condition, with its pointer."""
     if not isinstance(condition, dict) or depth > 64:
         return
@@ -212,7 +212,7 @@ def iter_clauses(condition: Any, pointer: Pointer, depth: int = 0) -> Iterator[t
     yield condition, pointer
 
 
-def condition_sites(view: AutomationView) -> Iterator[tuple[dict[str, Any], Pointer, Where]]:
+def condition_sites(view: AutomationView) -> Iterator[tuple[JsonObject, Pointer, Where]]:
     """Every condition clause: actions' conditions, the polling `filter` and the webhook `filters`."""
     for action in view.actions:
         condition = action.value.get("condition")

@@ -21,7 +21,7 @@ from referencing.exceptions import Unresolvable
 
 from ..engine.findings import Finding
 from ..engine.schemas import certainly_valid, resolve_local_ref
-from ..jsonvalue import JsonValue, short_repr
+from ..jsonvalue import JsonObject, JsonValue, short_repr
 from ..models.errors import ValidationIssue
 from .validation import schema_findings
 from .validators import (
@@ -237,11 +237,11 @@ def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _extra_keys(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+def _extra_keys(instance: JsonObject, schema: JsonObject) -> list[str]:
     found = schema.get("properties")
-    properties: dict[str, Any] = found if isinstance(found, dict) else {}
+    properties: JsonObject = found if isinstance(found, dict) else {}
     found = schema.get("patternProperties")
-    patterns: dict[str, Any] = found if isinstance(found, dict) else {}
+    patterns: JsonObject = found if isinstance(found, dict) else {}
     extras = []
     for key in instance:
         if key in properties:

@@ -184,8 +184,8 @@ def tool_budget(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000)
                 if isinstance(sub, dict) and (isinstance(sub.get("anyOf"), list) or isinstance(sub.get("type"), list)):
                     unions += 1
         for key in ("$defs", "definitions"):
-            if isinstance(node.get(key), dict):
-                chars += sum(len(name) for name in node[key])
+            if isinstance(defs := node.get(key), dict):
+                chars += sum(len(name) for name in defs)
         values = node.get("enum")
         if isinstance(values, list):
             enum_values += len(values)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.context import CheckContext, ToolInfo, ToolRegistry
 from ..engine.schemas import description_of, enum_values, expand, json_types, properties_of, type_label
-from ..jsonvalue import JsonValue, json_type_name
+from ..jsonvalue import JsonObject, JsonValue, json_type_name
 from ..settings import Settings
 from .automation import AutomationView
 
@@ -157,7 +157,7 @@ class SchemaShape(Shape):
         return description_of(self.schemas)
 
 
-def _schema_type(schemas: list[dict[str, Any]]) -> str:
+def _schema_type(schemas: list[JsonObject]) -> str:
     label = type_label(schemas)
     values = enum_values(schemas)
     if values:
@@ -331,7 +331,7 @@ class Env:
     def samples(self) -> Mapping[str, Any]:
         return self.registry.samples
 
-    def input_schema(self, name: str | None) -> dict[str, Any] | None:
+    def input_schema(self, name: str | None) -> JsonObject | None:
         """The tool's input schema: a registered model's schema when one is loaded, else the definition's."""
         if not name:
             return None
@@ -393,7 +393,7 @@ class Env:
 _MISSING: Any = object()
 
 
-def _registered_model_schema(models: ModelRegistry | None, name: str) -> dict[str, Any] | None:
+def _registered_model_schema(models: ModelRegistry | None, name: str) -> JsonObject | None:
     """The JSON Schema of the user model registered for this tool, if loaded."""
     loaded = models.model_for(name) if models is not None else None
     return loaded.schema if loaded is not None else None

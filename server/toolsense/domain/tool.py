@@ -217,7 +217,7 @@ class SchemaNode:
     """One subschema: its pointer (relative to the walked schema), nesting depth, and how it was reached."""
 
     pointer: Pointer
-    node: dict[str, Any]
+    node: JsonObject
     depth: int
     via: str
     """The keyword that led here: "" for the root, "properties", "items", "$defs", "anyOf", …"""
@@ -275,7 +275,7 @@ def walk_schema(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000)
 _CONDITIONAL = frozenset({"not", "if", "propertyNames", "contains", "dependentSchemas"})
 
 
-def is_object_schema(node: dict[str, Any]) -> bool:
+def is_object_schema(node: JsonObject) -> bool:
     """A schema that describes objects: `type: object` (or a list with it), or properties without a type."""
     kind = node.get("type")
     if kind == "object" or (isinstance(kind, list) and "object" in kind):
@@ -283,7 +283,7 @@ def is_object_schema(node: dict[str, Any]) -> bool:
     return kind is None and isinstance(node.get("properties"), dict) and "$ref" not in node
 
 
-def types_of(node: dict[str, Any]) -> list[str]:
+def types_of(node: JsonObject) -> list[str]:
     kind = node.get("type")
     if isinstance(kind, str):
         return [kind]

@@ -31,7 +31,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 
 from ..engine import regexes
-from ..jsonvalue import JsonValue, short_repr
+from ..jsonvalue import JsonObject, JsonValue, short_repr
 
 T = TypeVar("T")
 
@@ -169,9 +169,9 @@ def _additional_properties(
     if not isinstance(instance, dict) or not isinstance(schema, dict):
         return
     found = schema.get("properties")
-    properties: dict[str, Any] = found if isinstance(found, dict) else {}
+    properties: JsonObject = found if isinstance(found, dict) else {}
     found = schema.get("patternProperties")
-    patterns: dict[str, Any] = found if isinstance(found, dict) else {}
+    patterns: JsonObject = found if isinstance(found, dict) else {}
     extras = [
         key
         for key in instance

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
 
 from ..document.jsontree import Pointer
 from ..engine.schemas import description_of, enum_values, json_types, properties_of, subschemas_at, type_label
-from ..jsonvalue import JsonValue, loads
+from ..jsonvalue import JsonObject, JsonValue, loads
 from .completion import enum_meaning
 from .jsonschema_vocab import FORMATS, KEYWORDS, TYPE_NAMES, schema_state
 from .providers import PROVIDERS, CursorQuery, HoverAnswer
@@ -137,7 +136,7 @@ def _schema_text(query: CursorQuery, site: Site, part: str) -> str | None:
     return None
 
 
-def _property_summary(name: str, schema: dict[str, Any]) -> str:
+def _property_summary(name: str, schema: JsonObject) -> str:
     kinds = json_types([schema])
     lines = [f"**{name}** · `{' | '.join(sorted(kinds)) or 'any'}`"]
     description = schema.get("description")

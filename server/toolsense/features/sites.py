@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -21,7 +21,7 @@ from ..domain.validation import model_schema
 from ..engine.context import ToolInfo, ToolRegistry
 from ..engine.schemas import subschemas_at
 from ..engine.units import glob_match
-from ..jsonvalue import JsonValue
+from ..jsonvalue import JsonObject, JsonValue
 from ..models.definitions import (
     CALL_MODELS,
     EXAMPLES_KEY,
@@ -60,7 +60,7 @@ class Site:
     """A place seen through one schema: `pointer` is relative to what the schema describes."""
 
     role: Role
-    schema: dict[str, Any] | None
+    schema: JsonObject | None
     pointer: Pointer
     base: Pointer = ()
     """Where, relative to the unit, the described value starts (`("input_examples", 0)`, `("input_schema",)`)."""
@@ -68,7 +68,7 @@ class Site:
     model: type[BaseModel] | None = None
     tool: ToolInfo | None = None
 
-    def subschemas(self) -> list[dict[str, Any]]:
+    def subschemas(self) -> list[JsonObject]:
         if self.schema is None:
             return []
         return subschemas_at(self.schema, self.pointer)

@@ -9,9 +9,8 @@ comments are skipped, and anything else unexpected ends the read with what was g
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from ..jsonvalue import JsonValue, loads
+from ..jsonvalue import JsonObject, JsonValue, loads
 
 _WS = b" \t\r\n"
 _DELIMITERS = b' \t\r\n,:{}[]"/'
@@ -95,8 +94,8 @@ class _Reader:
             return self.string()
         return self.word()
 
-    def obj(self, depth: int) -> dict[str, Any]:
-        result: dict[str, Any] = {}
+    def obj(self, depth: int) -> JsonObject:
+        result: JsonObject = {}
         self.i += 1
         while True:
             byte = self.skip()

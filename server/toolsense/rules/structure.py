@@ -4,11 +4,10 @@ validated against its pydantic model through `domain.validation`. Each family ch
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..domain import validation as codes
 from ..engine.findings import Severity
 from ..engine.units import Unit
+from ..jsonvalue import JsonObject
 from .catalog import CATALOG
 
 FAMILY = "File and structure"
@@ -96,10 +95,10 @@ CONSTRAINT = CATALOG.rule(
 _FILE_KEYS = frozenset({"$schema", "protocolVersion"})
 
 
-def own_keys(unit: Unit) -> dict[str, Any]:
+def own_keys(unit: Unit) -> JsonObject:
     """The unit's members without a file-level `$schema` or `protocolVersion` (they say what the file is, not a
     property of the unit)."""
-    value: dict[str, Any] = unit.value
+    value: JsonObject = unit.value
     if unit.pointer == () and not _FILE_KEYS.isdisjoint(value):
         return {key: member for key, member in value.items() if key not in _FILE_KEYS}
     return value

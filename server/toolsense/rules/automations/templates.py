@@ -9,7 +9,6 @@ codes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from ...document.jsontree import Pointer
 from ...domain.automation import AutomationView, Reference, condition_references, string_sites, template_references
@@ -20,6 +19,7 @@ from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, Related, ReplaceInString, Severity
 from ...engine.schemas import json_types
 from ...engine.units import Unit
+from ...jsonvalue import JsonObject
 from ..catalog import CATALOG
 from .preflight import OUTPUT_PATH, TRIGGER_PATH
 
@@ -453,7 +453,7 @@ def _not_found(ref: Reference, res: Resolution) -> Finding:
 
 
 def template_type_finding(
-    value: str, schemas: list[dict[str, Any]], tool: str, key: str, pointer: Pointer
+    value: str, schemas: list[JsonObject], tool: str, key: str, pointer: Pointer
 ) -> Finding | None:
     """TS509: a templated string in a parameter that does not accept strings."""
     kinds = json_types(schemas)

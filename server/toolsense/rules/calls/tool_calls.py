@@ -39,7 +39,7 @@ from ...engine.placement import place_bytes
 from ...engine.schemas import closest
 from ...engine.units import Unit, glob_match, root_value
 from ...engine.workspace import tool_infos, uri_to_path
-from ...jsonvalue import json_type_name, short_repr
+from ...jsonvalue import JsonObject, json_type_name, short_repr
 from ...usermodels import LoadedModel
 from ..catalog import CATALOG
 
@@ -302,7 +302,7 @@ def check_call(
         yield Finding(CUT_SHORT.code, f"Checking {subject} was cut short: {note}", input_pointer, "key")
 
 
-def _model_findings(loaded: LoadedModel, arguments: dict[str, Any], subject: str, budget: int) -> list[Finding]:
+def _model_findings(loaded: LoadedModel, arguments: JsonObject, subject: str, budget: int) -> list[Finding]:
     try:
         findings = recode(model_findings(loaded.model, arguments, subject), CODES)
     except Exception as error:  # a user validator that raises something other than ValueError

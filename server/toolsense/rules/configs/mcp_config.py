@@ -17,7 +17,7 @@ from ...domain.validation import model_findings
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit, mcp_config_dialect
-from ...jsonvalue import JsonValue, short_repr
+from ...jsonvalue import JsonObject, JsonValue, short_repr
 from ...mcp_live import codes as live_codes
 from ...mcp_live.codes import SUMMARY
 from ...mcp_live.config import CONFIG_MODELS, KNOWN_TYPES, entry_transport, server_entries
@@ -99,7 +99,7 @@ def mcp_config_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             )
 
 
-def _entry_rules(name: str, pointer: tuple[str, str], entry: dict[str, Any]) -> Iterator[Finding]:
+def _entry_rules(name: str, pointer: tuple[str, str], entry: JsonObject) -> Iterator[Finding]:
     kind = entry.get("type")
     if isinstance(kind, str) and kind not in KNOWN_TYPES:
         known = ", ".join(f'"{t}"' for t in KNOWN_TYPES)

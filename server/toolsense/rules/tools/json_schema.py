@@ -33,7 +33,7 @@ from ...engine.filefacts import mcp_version
 from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue
 from ...engine.schemas import closest
 from ...engine.units import Unit
-from ...jsonvalue import short_repr
+from ...jsonvalue import JsonObject, short_repr
 from ...settings import LimitsSettings
 from ..catalog import CATALOG
 from .schema_codes import (
@@ -128,7 +128,7 @@ def check_schema_target(target: SchemaTarget, walk: SchemaWalk) -> Iterator[Find
         yield from own_values(schema, walk, base, target.dialect)
 
 
-def _dialect(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Finding]:
+def _dialect(schema: JsonObject, base: Pointer, dialect: str) -> Iterator[Finding]:
     uri = schema.get("$schema")
     if not isinstance(uri, str):
         return
@@ -142,7 +142,7 @@ def _dialect(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Fi
         )
 
 
-def _root(schema: dict[str, Any], base: Pointer, target: SchemaTarget) -> Iterator[Finding]:
+def _root(schema: JsonObject, base: Pointer, target: SchemaTarget) -> Iterator[Finding]:
     if target.any_root:
         return
     kinds = types_of(schema)

@@ -17,14 +17,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 
 from ...document.jsontree import Pointer
 from ...domain.tool import ToolView, tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
-from ...jsonvalue import JsonValue, short_repr
+from ...jsonvalue import JsonObject, JsonValue, short_repr
 from ...models.definitions import NAME_KEY
 from ..catalog import CATALOG
 
@@ -197,7 +196,7 @@ def _is_identifier(name: str) -> bool:
     return last in ("id", "ids", "uuid", "guid", "sha", "slug") or name.endswith(("Id", "ID", "Ids"))
 
 
-def _is_path(name: str, schema: dict[str, Any]) -> bool:
+def _is_path(name: str, schema: JsonObject) -> bool:
     parts = words(name)
     if not parts:
         return False
@@ -214,12 +213,12 @@ def _is_url(name: str) -> bool:
 # --- the unit checks -----------------------------------------------------------------------------------------
 
 
-def _parameters(view: ToolView) -> Iterator[tuple[str, dict[str, Any], Pointer]]:
+def _parameters(view: ToolView) -> Iterator[tuple[str, JsonObject, Pointer]]:
     """Properties of the input schema, nested ones too (not through $ref), with their pointers."""
     schema = view.schema
     if not isinstance(schema, dict):
         return
-    stack: list[tuple[dict[str, Any], Pointer, int]] = [(schema, view.schema_pointer, 0)]
+    stack: list[tuple[JsonObject, Pointer, int]] = [(schema, view.schema_pointer, 0)]
     while stack:
         node, pointer, depth = stack.pop()
         properties = node.get("properties")
@@ -234,7 +233,7 @@ def _parameters(view: ToolView) -> Iterator[tuple[str, dict[str, Any], Pointer]]
             stack.append((items, (*pointer, "items"), depth + 1))
 
 
-def _types(node: dict[str, Any]) -> set[str]:
+def _types(node: JsonObject) -> set[str]:
     kind = node.get("type")
     if isinstance(kind, str):
         return {kind}
@@ -390,7 +389,7 @@ def _annotations(view: ToolView) -> Iterator[Finding]:
         )
 
 
-def _bounded_string(node: dict[str, Any]) -> bool:
+def _bounded_string(node: JsonObject) -> bool:
     return any(k in node for k in ("maxLength", "pattern", "enum", "const", "format"))
 
 

@@ -7,13 +7,13 @@ keyword) it is not asked for.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from ...domain.providers import active_profiles, strict_profiles
 from ...domain.tool import ContentMemo, SchemaNode, input_walk, is_object_schema, tool_view, unit_key
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, InsertMembers, Severity
 from ...engine.units import Unit
+from ...jsonvalue import JsonObject
 from ...settings import LimitsSettings
 from ..catalog import CATALOG
 
@@ -61,7 +61,7 @@ _MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
 _COMPOSED = frozenset({"allOf", "anyOf", "oneOf"})
 
 
-def _declares(node: dict[str, Any] | None) -> bool:
+def _declares(node: JsonObject | None) -> bool:
     return node is not None and (bool(node.get("properties")) or bool(node.get("patternProperties")))
 
 
