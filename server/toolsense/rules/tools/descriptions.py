@@ -51,7 +51,7 @@ def _described(node: JsonValue, root: JsonValue) -> bool:
     ref = node.get("$ref")
     if isinstance(ref, str):
         target = resolve_local_ref(root, ref)
-        if isinstance(target, dict) and isinstance(target.get("description"), str) and target["description"].strip():
+        if isinstance(target, dict) and isinstance(text := target.get("description"), str) and text.strip():
             return True
     return False
 

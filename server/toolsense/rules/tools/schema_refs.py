@@ -81,8 +81,7 @@ def _ref_cycle(schema: dict[str, Any], ref: str) -> list[str] | None:
     `#/$defs/a`): no value can ever be checked against it. None when the chain reaches a real schema."""
     chain = [ref]
     node = resolve_local_ref(schema, ref)
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and len(chain) <= 64:
-        following = node["$ref"]
+    while isinstance(node, dict) and isinstance(following := node.get("$ref"), str) and len(chain) <= 64:
         if following in chain:
             return [*chain, following]
         chain.append(following)
