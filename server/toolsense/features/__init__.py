@@ -6,7 +6,16 @@ its functions to `PROVIDERS` as it is imported. See `providers.py` for the provi
 
 from __future__ import annotations
 
-from . import automation_help, mcp_config_help, tool_help
+# In the order their providers run (an earlier provider's candidate wins a shared label).
+from . import automation_help
+
+# isort: split
+from . import tool_help
+
+# isort: split
+from . import mcp_config_help
+
+# isort: split
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer, TargetLocation, UnitRef
 
 PROVIDER_MODULES = (automation_help, tool_help, mcp_config_help)
