@@ -1,7 +1,9 @@
 """The rule families and the catalog they fill: `CATALOG` is what the engine is given to check with.
 
-- `structure`: file-level codes and each unit against its pydantic model (TS0xx, TS1xx, TS900).
-- `tools`: tool definitions (TS2xx; drift from registered models TS7xx).
+- `structure`: the file-level codes and the structure codes every family checks its units with (TS0xx, TS1xx,
+  TS900).
+- `tools`: tool definitions (TS2xx; drift from registered models TS7xx). Each family has a `structure` module:
+  its units against their pydantic models.
 - `automations`: automations (TS4xx–TS6xx).
 - `calls`: tool calls and registered models (TS3xx, TS8xx).
 - `configs`: MCP client configuration files and the live MCP server checks (TS9xx).
