@@ -27,10 +27,13 @@ def cold_check(data: bytes, uri: str) -> Any:
     from toolsense.document.document import Document
     from toolsense.engine.checker import UnitCache, check_document
     from toolsense.engine.context import CheckContext, ToolRegistry
+    from toolsense.rules import CATALOG
     from toolsense.settings import Settings
 
     document = Document(uri, bytearray(data))
-    return check_document(document, CheckContext(Settings(), ToolRegistry(), uri), None, UnitCache(), None)
+    return check_document(
+        document, CheckContext(Settings(), ToolRegistry(), uri, catalog=CATALOG), None, UnitCache(), None
+    )
 
 
 def main() -> None:
@@ -40,7 +43,6 @@ def main() -> None:
     parser.add_argument("--sort", default="cumulative", help="cProfile sort key (with --profile)")
     parser.add_argument("--memory", type=int, metavar="N", help="print the N top allocation sites at the end")
     args = parser.parse_args()
-    from toolsense.rules import structure  # noqa: F401  (registers the rules; imports are not the check)
 
     data = args.file.read_bytes()
     uri = args.file.resolve().as_uri()

@@ -17,11 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))
 
-import toolsense.rules  # noqa: E402, F401  (registers every rule family)
-from toolsense.engine.catalog import CATALOG  # noqa: E402
 from toolsense.engine.checker import Diagnostic  # noqa: E402
 from toolsense.engine.workspace import Workspace  # noqa: E402
-from toolsense.rules.mcp_profiles import FAMILY_QUALITY, FAMILY_SECURITY  # noqa: E402
+from toolsense.rules import CATALOG  # noqa: E402
+from toolsense.rules.tools.mcp_profiles import FAMILY_QUALITY, FAMILY_SECURITY  # noqa: E402
 from toolsense.settings import Settings  # noqa: E402
 
 
@@ -37,7 +36,7 @@ PROFILE_CODES = sorted(c for c, r in CATALOG.rules.items() if r.family in (FAMIL
 
 
 def check(files: list[Path]) -> dict[Path, list[Diagnostic]]:
-    workspace = Workspace(Settings(profiles=("mcp-quality", "mcp-security")))
+    workspace = Workspace(Settings(profiles=("mcp-quality", "mcp-security")), CATALOG)
     workspace.add(files)
     return workspace.check_all()
 

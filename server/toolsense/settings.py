@@ -18,6 +18,8 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .jsonvalue import json_type_name
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
@@ -142,22 +144,13 @@ def _drop(data: dict[str, Any], loc: tuple[int | str, ...]) -> None:
         node.pop(loc[-1])
 
 
-def _toml_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "table"
-    return type(value).__name__
+_TOML_NAMES = {"number": "float", "object": "table"}
+
+
+def toml_type_name(value: object) -> str:
+    """A value's type as TOML names it (a float, a table)."""
+    name = json_type_name(value)
+    return _TOML_NAMES.get(name, name)
 
 
 def _annotation_at(loc: tuple[int | str, ...]) -> Any:
@@ -229,7 +222,7 @@ def _expected(err: Any) -> str:
             message += " (valid keys: " + ", ".join(known) + ")"
         return message
     value = err.get("input")
-    found = "found null" if value is None else f"found {_toml_type(value)}: {value!r}"
+    found = "found null" if value is None else f"found {toml_type_name(value)}: {value!r}"
     described = _describe_type(_annotation_at(loc))
     if kind.endswith("_type") or kind.endswith("_parsing") or kind in ("literal_error", "enum") or described is None:
         if described is not None:

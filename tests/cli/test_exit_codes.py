@@ -13,11 +13,11 @@ from clirun import run_cli
 from hostile import tool, write_json
 
 from toolsense.cli import app as cli
-from toolsense.engine import catalog
 from toolsense.engine.context import CheckContext
 from toolsense.engine.findings import Finding
 from toolsense.engine.units import Unit
 from toolsense.engine.workspace import Workspace
+from toolsense.rules import CATALOG
 
 CLEAN = tool("get_weather", {"type": "object", "properties": {}, "additionalProperties": False})
 INTERNAL = "this is a bug in toolsense, not in your files"
@@ -85,9 +85,9 @@ def test_a_rule_that_crashes_is_reported_and_exits_3(
     def crashing_rule(unit: Unit, ctx: CheckContext) -> list[Finding]:
         raise ValueError("simulated rule bug")
 
-    checks = dict(catalog.CATALOG.unit_checks)
+    checks = dict(CATALOG.unit_checks)
     checks["tool"] = [*checks["tool"], crashing_rule]
-    monkeypatch.setattr(catalog.CATALOG, "unit_checks", checks)
+    monkeypatch.setattr(CATALOG, "unit_checks", checks)
     assert cli.main(["check", "--format", "json", str(root)]) == cli.EXIT_INTERNAL
     captured = capsys.readouterr()
     codes = [d["code"] for d in json.loads(captured.out)]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from toolsense.cli.schema_command import generate_schema, print_schema, tool_definition
+from toolsense.domain.tool import is_object_schema, walk_schema
 from toolsense.models import ENUM_SCHEMAS
-from toolsense.rules.tooldef import is_object_schema, walk_schema
 
 FIXTURES = str(Path(__file__).resolve().parents[1] / "models" / "fixtures")
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.engine.checker import FileReport
 from toolsense.engine.workspace import Workspace
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def _manifest() -> list[dict[str, str]]:
 def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, FileReport | None]:
     tree = tmp_path_factory.mktemp("realworld")
     subprocess.run([sys.executable, str(REALWORLD / "make_tree.py"), str(tree)], check=True, timeout=60)
-    workspace = Workspace(Settings())
+    workspace = Workspace(Settings(), CATALOG)
     workspace.add([tree])
     return {path.relative_to(tree).as_posix(): workspace.check(path) for path in workspace.files}
 

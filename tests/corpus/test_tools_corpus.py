@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.engine.checker import Diagnostic
 from toolsense.engine.workspace import Workspace
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,7 +96,7 @@ TOOL_UNITS: collections.Counter[str] = collections.Counter()
 
 @pytest.fixture(scope="module")
 def results() -> dict[Path, list[Diagnostic]]:
-    workspace = Workspace(Settings())
+    workspace = Workspace(Settings(), CATALOG)
     started = time.monotonic()
     workspace.add(_files())
     found: dict[Path, list[Diagnostic]] = {}

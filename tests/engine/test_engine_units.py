@@ -14,6 +14,7 @@ from toolsense.document.lines import Position, Range
 from toolsense.engine.checker import UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.units import kind_from_path, split, weak_hint
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings, settings_from_mapping
 from toolsense.usermodels import ModelRegistry
 
@@ -216,10 +217,10 @@ def test_each_model_registry_is_a_new_fingerprint() -> None:
     first, second = ModelRegistry(), ModelRegistry()
     settings = Settings()
     registry = ToolRegistry()
-    with_first = CheckContext(settings, registry, "file:///x", models=first).fingerprint()
-    assert with_first == CheckContext(settings, registry, "file:///x", models=first).fingerprint()
-    assert with_first != CheckContext(settings, registry, "file:///x", models=second).fingerprint()
-    assert with_first != CheckContext(settings, registry, "file:///x").fingerprint()
+    with_first = CheckContext(settings, registry, "file:///x", models=first, catalog=CATALOG).fingerprint()
+    assert with_first == CheckContext(settings, registry, "file:///x", models=first, catalog=CATALOG).fingerprint()
+    assert with_first != CheckContext(settings, registry, "file:///x", models=second, catalog=CATALOG).fingerprint()
+    assert with_first != CheckContext(settings, registry, "file:///x", catalog=CATALOG).fingerprint()
 
 
 # --- severities -----------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -45,8 +46,7 @@ def query_at(
         query = build_hover_query(document, index, offset, ToolRegistry(), settings)
     else:
         query = build_query(document, index, offset, ToolRegistry(), settings)
-    query.extra["models"] = models
-    return query
+    return dataclasses.replace(query, models=models)
 
 
 def test_the_providers_are_registered() -> None:

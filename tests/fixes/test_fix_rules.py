@@ -16,10 +16,10 @@ import pytest
 from checking import EXAMPLES
 from fixing import WORKSPACE, Applied, apply_fix, changed_lines, check_in_workspace, crlf_tabs, find
 
-from toolsense.engine.catalog import CATALOG
 from toolsense.engine.checker import Diagnostic
 from toolsense.engine.findings import Fix
 from toolsense.engine.units import split
+from toolsense.rules import CATALOG
 
 CASES = Path(__file__).parent / "cases"
 FILES: list[tuple[Path, str]] = [

@@ -28,11 +28,11 @@ def expected_path(case: Path) -> Path:
 
 
 def actual(case: Path) -> list[dict[str, Any]]:
-    import toolsense.rules  # noqa: F401  (registers every rule family)
     from toolsense.engine.workspace import Workspace
+    from toolsense.rules import CATALOG
     from toolsense.settings import Settings
 
-    workspace = Workspace(Settings())
+    workspace = Workspace(Settings(), CATALOG)
     workspace.add([case])
     diagnostics = workspace.check_all().get(case, [])
     loaded = workspace.files[case]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.checker import UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
-from toolsense.rules.mcp_profiles import is_secret, naming_style
+from toolsense.rules import CATALOG
+from toolsense.rules.tools.mcp_profiles import is_secret, naming_style
 from toolsense.settings import Settings
 
 PROFILE_CODES = {f"TS{n}" for n in (*range(270, 277), *range(280, 287))}
@@ -22,7 +22,9 @@ def found(
     text = json.dumps({"tools": tools}, indent=2, ensure_ascii=False)
     document = Document.from_text("file:///w/server.tools.json", text)
     settings = Settings(profiles=profiles, severity=severity or {})  # type: ignore[arg-type]
-    report = check_document(document, CheckContext(settings, ToolRegistry(), document.uri, True), None, UnitCache())
+    report = check_document(
+        document, CheckContext(settings, ToolRegistry(), document.uri, True, catalog=CATALOG), None, UnitCache()
+    )
     result = []
     for d in report.diagnostics:
         if d.code in PROFILE_CODES:

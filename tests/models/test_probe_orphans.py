@@ -38,7 +38,7 @@ def test_import_probe_dies_with_its_parent(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import sys; from toolsense.usermodels import probe_modules; "
+            "import sys; from toolsense.modelprobe import probe_modules; "
             f"probe_modules(['spinning_models'], [{str(tmp_path)!r}], 120.0)",
         ],
     )

@@ -19,7 +19,6 @@ from lsprotocol import types
 from positions import lsp_position
 from propkit import EXAMPLES
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.checker import UnitCache, check_document
 from toolsense.lsp.convert import to_lsp_diagnostic

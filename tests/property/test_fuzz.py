@@ -14,18 +14,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from propkit import EXAMPLES
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.checker import Diagnostic, UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.units import kind_from_path
 from toolsense.engine.workspace import load_file
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
 SETTINGS = Settings()
-CTX = CheckContext(SETTINGS, ToolRegistry(), "file:///w/x.json")
+CTX = CheckContext(SETTINGS, ToolRegistry(), "file:///w/x.json", catalog=CATALOG)
 _MAX_BYTES = 400_000  # mutate files up to this size (larger corpus files are checked unmutated elsewhere)
 
 

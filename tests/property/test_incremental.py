@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 from positions import lsp_position
 from propkit import EXAMPLES, diagnostic_rows, edits, nodes, reference_starts, texts
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.document.lines import Position, Range
 from toolsense.engine.checker import UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
-CTX = CheckContext(Settings(), ToolRegistry(), "file:///w/x.tools.json")
+CTX = CheckContext(Settings(), ToolRegistry(), "file:///w/x.tools.json", catalog=CATALOG)
 SETTINGS = settings(
     max_examples=EXAMPLES or 250,
     deadline=None,

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft7Validator, Draft202012Validator
 from propkit import EXAMPLES
 
+from toolsense.domain.instances import instance_issues
 from toolsense.engine.schemas import certainly_valid
-from toolsense.rules.instances import instance_issues
 
 scalars = st.one_of(
     st.none(),

@@ -27,12 +27,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rawrpc import ServerProcess
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document, new_parser
 from toolsense.engine.checker import Diagnostic, UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolInfo, ToolRegistry
 from toolsense.engine.units import kind_from_path
 from toolsense.fixes import apply_edits, edits_for_fix
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 EXAMPLES = int(os.environ.get("TOOLSENSE_HYPOTHESIS_EXAMPLES", "0")) or None
@@ -165,7 +165,7 @@ def test_hostile_schemas_never_crash_the_engine(
         name = "x.tool.json"
     text = json.dumps(tool, indent=1, ensure_ascii=False)
     document = Document(f"file:///w/{name}", bytearray(text.encode("utf-8", "surrogatepass")))
-    ctx = CheckContext(SETTINGS, ToolRegistry(), document.uri)
+    ctx = CheckContext(SETTINGS, ToolRegistry(), document.uri, catalog=CATALOG)
     report = check_document(document, ctx, kind_from_path(f"/w/{name}", SETTINGS), UnitCache())
     assert_in_range(document, report.diagnostics)
     assert not [d for d in report.diagnostics if d.code == "TS900"], [d.message for d in report.diagnostics]
@@ -178,7 +178,7 @@ def test_hostile_schemas_never_crash_the_engine(
     )
     call = json.dumps({"type": "tool_use", "id": "toolu_1", "name": "t", "input": arguments}, ensure_ascii=False)
     call_document = Document("file:///w/calls/c.json", bytearray(call.encode("utf-8", "surrogatepass")))
-    call_ctx = CheckContext(SETTINGS, registry, call_document.uri)
+    call_ctx = CheckContext(SETTINGS, registry, call_document.uri, catalog=CATALOG)
     call_report = check_document(call_document, call_ctx, "tool_call", UnitCache())
     assert_in_range(call_document, call_report.diagnostics)
     assert not [d for d in call_report.diagnostics if d.code == "TS900"], [d.message for d in call_report.diagnostics]
@@ -225,7 +225,9 @@ def test_every_fix_of_a_valid_file_yields_valid_json(path: Path, kind: str | Non
     data = path.read_bytes().removeprefix(b"\xef\xbb\xbf")
     document = Document(path.resolve().as_uri(), bytearray(data))
     hint = kind_from_path(str(path), SETTINGS) if kind == "path" else kind
-    report = check_document(document, CheckContext(SETTINGS, ToolRegistry(), document.uri), hint, UnitCache())  # type: ignore[arg-type]
+    report = check_document(
+        document, CheckContext(SETTINGS, ToolRegistry(), document.uri, catalog=CATALOG), hint, UnitCache()
+    )  # type: ignore[arg-type]
     assert_in_range(document, report.diagnostics)
     for diagnostic in report.diagnostics:
         for fix in diagnostic.finding.fixes if diagnostic.finding is not None else ():

@@ -12,9 +12,8 @@ from clirun import run_cli
 from hostile import tool, write_json
 from rawrpc import ServerProcess
 
-import toolsense.rules  # noqa: F401  (registers the rules)
+from toolsense.domain.validators import needs_budget, safe_search
 from toolsense.engine.units import glob_match
-from toolsense.rules.instances import needs_budget, safe_search
 
 EVIL = "a" * 40 + "1" * 40 + "!"
 LINEAR_PATTERNS = {

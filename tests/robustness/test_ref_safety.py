@@ -256,17 +256,17 @@ def test_a_self_reference_is_cut_short_the_same_however_deep_the_callers_stack(
     """Whether the language server's deeper stack met Python's recursion limit in our code (TS236, cut short) or
     inside the Rust `referencing` internals (a panic: TS006 for the whole unit) depended on the caller's depth.
     A fixed nesting budget with room guaranteed makes it the same at every depth."""
-    import toolsense.rules  # noqa: F401  (registers every rule family)
     from toolsense.document.document import Document
     from toolsense.engine.checker import UnitCache, check_document
     from toolsense.engine.context import CheckContext, ToolRegistry
+    from toolsense.rules import CATALOG
     from toolsense.settings import Settings
 
     def findings(description: str) -> list[tuple[str, str]]:
         value = tool("not_self", _SELF_REFERENCES["not_self"], [{"x": {"x": {"x": 1}}}, {}])
         value["description"] = description  # a new unit each time: nothing is reused from an earlier check
         document = Document.from_text("file:///w/self.tools.json", json.dumps([value], indent=1))
-        ctx = CheckContext(Settings(), ToolRegistry(), document.uri)
+        ctx = CheckContext(Settings(), ToolRegistry(), document.uri, catalog=CATALOG)
         report = check_document(document, ctx, "tool", UnitCache())
         return sorted((d.code, d.message.replace(description, "")) for d in report.diagnostics)
 

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from rawrpc import ServerProcess
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.cursor import cursor_context
+from toolsense.domain.instances import instance_issues
 from toolsense.engine.context import ToolRegistry
-from toolsense.rules.instances import instance_issues
 
 
 @pytest.mark.timeout(10)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.engine.catalog import UnitKind
 from toolsense.engine.checker import Diagnostic, FileReport, UnitCache, check_document
@@ -20,6 +19,7 @@ from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.findings import Fix
 from toolsense.engine.units import kind_from_path
 from toolsense.engine.workspace import document_tools
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ def context(
     trusted: bool = True,
     models: Any = None,
 ) -> CheckContext:
-    return CheckContext(settings or Settings(), registry or ToolRegistry(), uri, trusted, models)
+    return CheckContext(settings or Settings(), registry or ToolRegistry(), uri, trusted, models, catalog=CATALOG)
 
 
 def report(

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.cli.app import load_settings_for
 from toolsense.document.document import Document
 from toolsense.engine.checker import Diagnostic, UnitCache, check_document
@@ -21,6 +20,7 @@ from toolsense.engine.registry_files import load_registry_extras
 from toolsense.engine.units import kind_from_path
 from toolsense.engine.workspace import Workspace, path_to_uri
 from toolsense.fixes import TextEdit, apply_edits, edits_for_fix
+from toolsense.rules import CATALOG
 from toolsense.usermodels import load_models_for_cli
 
 WORKSPACE = Path(__file__).resolve().parents[1] / "fixes" / "workspace"
@@ -34,7 +34,7 @@ def workspace_for(root: Path) -> Workspace:
     loaded = load_settings_for([root], None, quiet)
     assert loaded is not None, quiet.getvalue()
     settings, base = loaded
-    workspace = Workspace(settings)
+    workspace = Workspace(settings, CATALOG)
     workspace.models = load_models_for_cli(settings, base, quiet)
     workspace.add([root])
     assert not load_registry_extras(workspace.registry, settings, base)

@@ -237,8 +237,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _rules(markdown: bool, out: TextIO) -> int:
-    from ..engine.catalog import CATALOG
-    from ..rules import structure  # noqa: F401  (registers the rules)
+    from ..rules import CATALOG
 
     if markdown:
         out.write(CATALOG.markdown() + "\n")
@@ -288,7 +287,7 @@ def _print_problems(problems: list[SettingsProblem], err: TextIO) -> None:
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..engine.workspace import Workspace
-    from ..rules import structure  # noqa: F401
+    from ..rules import CATALOG
 
     paths: list[Path] = list(args.paths)
     loaded = load_settings_for(paths, args.config, err)
@@ -310,7 +309,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for path in missing:
             err.write(f"toolsense: no such file or directory: {path}\n")
         return EXIT_USAGE
-    workspace = Workspace(settings)
+    workspace = Workspace(settings, CATALOG)
     from ..usermodels import load_models_for_cli
 
     workspace.models = load_models_for_cli(settings, root, err)
@@ -356,9 +355,10 @@ def _pool(args: argparse.Namespace, paths: list[Path], settings: Settings, root:
     if args.fix or args.diff:
         return None
     from ..engine.parallel import default_jobs, pool_check
+    from ..rules import CATALOG
 
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    return pool_check(paths, settings, root, jobs, always=args.jobs is not None)
+    return pool_check(paths, settings, CATALOG, root, jobs, always=args.jobs is not None)
 
 
 def _throughput(files: int, seconds: float, jobs: int, err: TextIO) -> None:

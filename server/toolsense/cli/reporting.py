@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import __version__
-from ..engine.catalog import CATALOG
 from ..engine.checker import Diagnostic
 from ..engine.findings import Severity
+from ..rules import CATALOG
 
 
 def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file_count: int, out: TextIO) -> None:

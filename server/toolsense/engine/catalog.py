@@ -1,7 +1,7 @@
 """The rule catalog: every rule's stable code, default severity and one-line summary; and the unit checks.
 
-Rule families (modules in `toolsense.rules`) declare their rules and checks at import time; the catalog is
-filled once and read-only afterwards. `docs/rules.md` is generated from it (`toolsense rules --markdown`).
+The engine defines what a catalog is and runs the one it is given (`CheckContext.catalog`); the rules package
+fills it (`toolsense.rules.CATALOG`). `docs/rules.md` is generated from it (`toolsense rules --markdown`).
 """
 
 from __future__ import annotations
@@ -43,11 +43,14 @@ class Catalog:
         self.file_checks: dict[str, list[FileCheck]] = {kind: [] for kind in kinds}
 
     def rule(self, code: str, name: str, severity: Severity, summary: str, family: str, fix: str = "") -> Rule:
-        if code in self.rules:
-            raise ValueError(f"rule code {code} registered twice")
-        made = Rule(code, name, severity, summary, family, fix)
-        self.rules[code] = made
-        return made
+        return self.add(Rule(code, name, severity, summary, family, fix))
+
+    def add(self, rule: Rule) -> Rule:
+        """Add a rule declared elsewhere (the live MCP checks declare theirs beside the code that reports them)."""
+        if rule.code in self.rules:
+            raise ValueError(f"rule code {rule.code} registered twice")
+        self.rules[rule.code] = rule
+        return rule
 
     def unit_check(self, *kinds: UnitKind) -> Callable[[UnitCheck], UnitCheck]:
         def register(function: UnitCheck) -> UnitCheck:
@@ -89,6 +92,3 @@ class Catalog:
                 )
             lines.append("")
         return "\n".join(lines)
-
-
-CATALOG = Catalog()

@@ -19,7 +19,7 @@ from tree_sitter import Node
 from ..document.document import ByteEdit, Document
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
-from .catalog import CATALOG, UnitKind
+from .catalog import UnitKind
 from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
 from .findings import MAX_RELATED, Finding, Related, Severity, Target
@@ -140,7 +140,7 @@ def resolve_severity(finding: Finding, ctx: CheckContext) -> Severity | None:
         return SEVERITY_BY_LABEL[override]
     if finding.severity is not None:
         return finding.severity
-    rule = CATALOG.rules.get(finding.code)
+    rule = ctx.catalog.rules.get(finding.code)
     return rule.severity if rule else Severity.ERROR
 
 
@@ -159,7 +159,7 @@ def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
     if unit.problem is not None and unit.problem.code == "TS006":
         return []  # no value to check; the problem itself is reported
     findings: list[Finding] = []
-    for check in CATALOG.unit_checks[unit.kind]:
+    for check in ctx.catalog.unit_checks[unit.kind]:
         try:
             findings.extend(check(unit, ctx))
         except RecursionError:
@@ -226,7 +226,7 @@ def check_document(
         if container is not None:
             diagnostics.append(container)
     if problem is not None:
-        shape_diagnostic = with_severity(_place_file_problem(document, file_split, problem), ctx)
+        shape_diagnostic = with_severity(_place_file_problem(document, file_split, problem, ctx), ctx)
         if shape_diagnostic is not None:
             diagnostics.append(shape_diagnostic)
 
@@ -257,7 +257,7 @@ def check_document(
 
     kind = file_split.kind
     if kind is not None and (file_split.base is not None or file_split.spans):
-        for file_check in CATALOG.file_checks[kind]:
+        for file_check in ctx.catalog.file_checks[kind]:
             try:
                 file_findings = list(file_check(units, ctx))
             except Exception as error:
@@ -425,7 +425,7 @@ def _not_ours(document: Document, file_split: Split, ctx: CheckContext) -> list[
     if file_split.note is not None and not found:
         # On the first bracket only: a note about the whole file must not underline all of it.
         start = file_split.root.start_byte if file_split.root is not None else 0
-        rule = CATALOG.rules.get("TS007")
+        rule = ctx.catalog.rules.get("TS007")
         severity = rule.severity if rule is not None else Severity.INFORMATION
         note = Diagnostic(document.range_of(start, start + 1), severity, "TS007", file_split.note)
         shown = with_severity(note, ctx)
@@ -460,7 +460,9 @@ def _describe_kind(kind: UnitKind | None) -> str:
     }[kind]
 
 
-def _place_file_problem(document: Document, file_split: Split, problem: tuple[str, str]) -> Diagnostic:
+def _place_file_problem(
+    document: Document, file_split: Split, problem: tuple[str, str], ctx: CheckContext
+) -> Diagnostic:
     code, message = problem
     if file_split.root is not None:
         range_ = document.range_of(file_split.root.start_byte, file_split.root.end_byte)
@@ -468,5 +470,5 @@ def _place_file_problem(document: Document, file_split: Split, problem: tuple[st
             range_ = document.range_of(file_split.root.start_byte, file_split.root.start_byte + 1)
     else:
         range_ = document.range_of(0, 0)
-    rule = CATALOG.rules.get(code)
+    rule = ctx.catalog.rules.get(code)
     return Diagnostic(range_, rule.severity if rule is not None else Severity.ERROR, code, message)

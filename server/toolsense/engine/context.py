@@ -5,13 +5,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from ..document.jsontree import Pointer
 from ..settings import Settings
+from .catalog import Catalog
 from .filefacts import NO_FACTS, FileFacts
 from .schemas import closest
+
+if TYPE_CHECKING:
+    from ..usermodels import ModelRegistry
 
 
 @dataclass(frozen=True)
@@ -145,12 +149,14 @@ class CheckContext:
     registry: ToolRegistry
     uri: str = ""
     trusted: bool = True
-    models: Any = None
-    """Registered user models (toolsense.usermodels.ModelRegistry) when loaded; None otherwise."""
+    models: ModelRegistry | None = None
+    """Registered user models when loaded; None otherwise."""
     facts: FileFacts = NO_FACTS
     """What the file being checked says about all its units (MCP version, sent as it is); set by the checker."""
     root_uri: str = ""
     """The workspace folder (LSP) or the current directory (CLI), for naming other files in messages."""
+    catalog: Catalog = field(kw_only=True)
+    """The rules and checks to run (`toolsense.rules.CATALOG`): given, so the engine never imports the rules."""
 
     def display_path(self, uri: str) -> str:
         """Another file as messages name it: relative to the workspace root; else relative to the folder this
@@ -170,7 +176,7 @@ class CheckContext:
         From content and revision counters only: an object's address is reused once it is freed, so a new
         configuration could otherwise be mistaken for the one whose findings are cached.
         """
-        models = 0 if self.models is None else int(self.models.serial)
+        models = 0 if self.models is None else self.models.serial
         return (settings_digest(self.settings), self.registry.version_excluding(self.uri), models, self.facts)
 
 

@@ -18,10 +18,11 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ..settings import Settings
-from .catalog import UnitKind
+from ..usermodels import ModelRegistry, load_models_for_cli
+from .catalog import Catalog, UnitKind
 from .checker import Diagnostic
 from .context import ToolInfo, ToolRegistry
 from .units import kind_from_path
@@ -60,16 +61,15 @@ class _WorkerState:
     """What one worker process keeps between tasks: the settings and the registry it has read."""
 
     settings: Settings = Settings()
-    models: Any = None
+    catalog: Catalog = Catalog()
+    models: ModelRegistry | None = None
     registry: ToolRegistry | None = None
     registry_file: str | None = None
 
 
-def _init_worker(settings: Settings, root: Path) -> None:
-    from ..rules import structure  # noqa: F401  (registers the rules)
-    from ..usermodels import load_models_for_cli
-
+def _init_worker(settings: Settings, catalog: Catalog, root: Path) -> None:
     _WorkerState.settings = settings
+    _WorkerState.catalog = catalog
     # Registered models are imported in each worker as in the parent (which printed any problem already).
     _WorkerState.models = load_models_for_cli(settings, root, io.StringIO())
 
@@ -91,7 +91,9 @@ def _check_chunk(registry_file: str, files: Sequence[_Indexed]) -> list[tuple[Pa
             _WorkerState.registry = pickle.load(stream)
         _WorkerState.registry_file = registry_file
     assert _WorkerState.registry is not None
-    workspace = Workspace(_WorkerState.settings, _WorkerState.registry, models=_WorkerState.models)
+    workspace = Workspace(
+        _WorkerState.settings, _WorkerState.catalog, _WorkerState.registry, models=_WorkerState.models
+    )
     for file in files:
         workspace.files[file.path] = load_file(file.path, uri=file.uri)
         workspace.kinds[file.path] = file.kind
@@ -107,12 +109,14 @@ class PoolCheck:
     """A check of many files in worker processes, in the two passes of `Workspace`: `index` (at construction),
     then the caller may extend `registry` (the settings' extra registries), then `check`."""
 
-    def __init__(self, paths: list[Path], settings: Settings, root: Path, jobs: int) -> None:
+    def __init__(self, paths: list[Path], settings: Settings, catalog: Catalog, root: Path, jobs: int) -> None:
         self.paths = paths
         self.jobs = jobs
         self.size = max(1, min(_CHUNK_FILES, -(-len(paths) // (jobs * 4))))
         context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(settings, root))
+        self.pool = ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_init_worker, initargs=(settings, catalog, root)
+        )
         self.registry = ToolRegistry()
         self.indexed: list[_Indexed] = []
         try:
@@ -150,7 +154,9 @@ class PoolCheck:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def pool_check(paths: Sequence[Path], settings: Settings, root: Path, jobs: int, always: bool) -> PoolCheck | None:
+def pool_check(
+    paths: Sequence[Path], settings: Settings, catalog: Catalog, root: Path, jobs: int, always: bool
+) -> PoolCheck | None:
     """A pooled check of the files under paths, or None when one process is the better choice: one job, one
     file, or (unless `always`) less work than `MIN_POOL_FILES` / `MIN_POOL_BYTES`."""
     if jobs < 2:
@@ -158,7 +164,7 @@ def pool_check(paths: Sequence[Path], settings: Settings, root: Path, jobs: int,
     files = list(dict.fromkeys(iter_json_files(paths, settings)))  # as `Workspace.files`: each path once
     if len(files) < 2 or (not always and len(files) < MIN_POOL_FILES and _total_bytes(files) < MIN_POOL_BYTES):
         return None
-    return PoolCheck(files, settings, root, min(jobs, len(files)))
+    return PoolCheck(files, settings, catalog, root, min(jobs, len(files)))
 
 
 def _total_bytes(files: list[Path]) -> int:

@@ -15,16 +15,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..document.jsontree import Pointer
+from ..jsonvalue import JsonValue
 
 _MAX_REF_HOPS = 32
 _BRANCHES = ("anyOf", "oneOf", "allOf")
 
 
-def resolve_local_ref(root: Any, ref: str) -> Any:
+def resolve_local_ref(root: JsonValue, ref: str) -> JsonValue:
     """`#/$defs/X` inside root; None when it does not resolve or is not local."""
     if not ref.startswith("#"):
         return None
-    node: Any = root
+    node: JsonValue = root
     fragment = ref[1:]
     if not fragment:
         return root
@@ -41,7 +42,7 @@ def resolve_local_ref(root: Any, ref: str) -> Any:
     return node
 
 
-def expand(schema: Any, root: Any) -> list[dict[str, Any]]:
+def expand(schema: JsonValue, root: JsonValue) -> list[dict[str, Any]]:
     """The schema itself plus its `$ref` target and `anyOf`/`oneOf`/`allOf` branches, flattened."""
     result: list[dict[str, Any]] = []
     stack: list[tuple[Any, int]] = [(schema, 0)]
@@ -62,7 +63,7 @@ def expand(schema: Any, root: Any) -> list[dict[str, Any]]:
     return result
 
 
-def subschemas_at(schema: Any, pointer: Pointer, root: Any | None = None) -> list[dict[str, Any]]:
+def subschemas_at(schema: JsonValue, pointer: Pointer, root: JsonValue | None = None) -> list[dict[str, Any]]:
     """All (expanded) subschemas that apply to the value at pointer."""
     root = schema if root is None else root
     current = expand(schema, root)
@@ -133,7 +134,7 @@ def enum_values(schemas: Iterable[dict[str, Any]]) -> list[Any]:
     seen: set[Hashable] = set()
     unkeyed: list[Any] = []  # values too deep to key: compared one by one (never in practice)
 
-    def add(candidate: Any) -> None:
+    def add(candidate: JsonValue) -> None:
         key = json_key(candidate)
         if key is None:
             if not any(json_equal(candidate, other) for other in unkeyed):
@@ -156,7 +157,7 @@ def enum_values(schemas: Iterable[dict[str, Any]]) -> list[Any]:
 _KEY_DEPTH = 64
 
 
-def json_key(value: Any, depth: int = 0) -> Hashable | None:
+def json_key(value: JsonValue, depth: int = 0) -> Hashable | None:
     """A hashable key equal for JSON-equal values: numbers by value (1 == 1.0), booleans apart from numbers
     (true != 1), objects regardless of key order. None for values nested deeper than `_KEY_DEPTH` or not JSON."""
     if depth > _KEY_DEPTH:
@@ -178,7 +179,7 @@ def json_key(value: Any, depth: int = 0) -> Hashable | None:
     return None
 
 
-def json_equal(a: Any, b: Any) -> bool:
+def json_equal(a: JsonValue, b: JsonValue) -> bool:
     """JSON equality (see `json_key`), for values `json_key` cannot key."""
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
@@ -334,11 +335,11 @@ _LATER = frozenset({"properties", "required", "additionalProperties", "items", "
 _MAX_QUICK_DEPTH = 48
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: JsonValue) -> bool:
     return type(value) in (int, float)
 
 
-def _has_type(value: Any, name: Any) -> bool | None:
+def _has_type(value: JsonValue, name: Any) -> bool | None:
     """Whether value is of the JSON type; None when plain Python cannot say it exactly (floats as integers,
     unknown type names)."""
     if name == "string":
@@ -358,12 +359,12 @@ def _has_type(value: Any, name: Any) -> bool | None:
     return None
 
 
-def _same(value: Any, allowed: Any) -> bool:
+def _same(value: JsonValue, allowed: JsonValue) -> bool:
     """Certainly equal under JSON Schema's equality: only for scalars of one exact type (1 ≠ true there)."""
     return type(value) is type(allowed) and type(value) in (str, int, bool, type(None)) and value == allowed
 
 
-def certainly_valid(schema: Any, value: Any, validating: frozenset[str], depth: int = 0) -> bool:
+def certainly_valid(schema: JsonValue, value: JsonValue, validating: frozenset[str], depth: int = 0) -> bool:
     """True only when value certainly satisfies schema: every validating keyword present (`validating`, the
     dialect's validator keywords) is one checked here exactly, and passes. False means "ask the validator" —
     never "invalid". Examples and tool calls are mostly valid; this answers them in microseconds, and the
@@ -423,7 +424,7 @@ def certainly_valid(schema: Any, value: Any, validating: frozenset[str], depth: 
     return "required" not in schema or type(schema["required"]) is list
 
 
-def _typed(value: Any, kind: Any) -> bool:
+def _typed(value: JsonValue, kind: Any) -> bool:
     if type(kind) is str:
         return _has_type(value, kind) is True
     if type(kind) is not list or not kind:

@@ -32,7 +32,8 @@ from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from . import regexes
 from .catalog import UnitKind
-from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation, detect
+from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation
+from .detect import detect
 
 __all__ = ["UnitSpan"]
 

@@ -9,7 +9,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..document.document import Document
 from ..document.jsontree import Pointer
@@ -17,11 +17,14 @@ from ..document.lines import LineTable, Position, Range
 from ..models.definitions import DESCRIPTION_KEY, NAME_KEY, schema_pointer
 from ..models.dialects import Dialect, lower_types
 from ..settings import Settings
-from .catalog import UnitKind
+from .catalog import Catalog, UnitKind
 from .checker import Diagnostic, FileReport, UnitCache, check_document, with_severity
 from .context import CheckContext, ToolInfo, ToolRegistry
 from .findings import Severity
 from .units import Unit, forced_dialect, kind_from_path, read_unit, split, with_dialects
+
+if TYPE_CHECKING:
+    from ..usermodels import ModelRegistry
 
 JSON_SUFFIXES = (".json", ".jsonc", ".jsonl")
 
@@ -216,10 +219,11 @@ class Workspace:
     """The files given to the CLI: indexed for tools first, then each checked against that registry."""
 
     settings: Settings
+    catalog: Catalog
     registry: ToolRegistry = field(default_factory=ToolRegistry)
     files: dict[Path, LoadedFile] = field(default_factory=dict)
     kinds: dict[Path, UnitKind | None] = field(default_factory=dict)
-    models: Any = None
+    models: ModelRegistry | None = None
 
     def add(self, paths: Iterable[Path]) -> None:
         for path in iter_json_files(paths, self.settings):
@@ -231,7 +235,9 @@ class Workspace:
                 self.registry.set_file(loaded.uri, document_tools(loaded.document, self.kinds[path], dialect))
 
     def context(self, uri: str) -> CheckContext:
-        return CheckContext(self.settings, self.registry, uri, True, self.models, root_uri=Path.cwd().as_uri())
+        return CheckContext(
+            self.settings, self.registry, uri, True, self.models, root_uri=Path.cwd().as_uri(), catalog=self.catalog
+        )
 
     def check(self, path: Path) -> FileReport | None:
         loaded = self.files[path]

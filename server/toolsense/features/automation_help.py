@@ -4,7 +4,7 @@ What the built-in, schema-driven features already give automations (tool names i
 the tool's parameters required first with placeholders, enum values, `op` / `operator` in conditions the
 envelope types, hover on a tool name, go to a tool's definition, references of a tool in open documents),
 this module completes with what only the automation rules know — the same scope and data shapes the rules
-check against (`rules.automation_scope`):
+check against (`domain.automation`, `domain.scope`, `domain.shapes`):
 
 - completion of template variables right after `{{` and after `trigger_data.` / `<output_as>.` / `user.` /
   a variable (fields from the output schema or sample), of condition `path`s, and of `op` / `operator` and
@@ -21,26 +21,17 @@ import json
 import re
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from ..document.jsontree import Pointer
-from ..engine.context import CheckContext
+from ..domain.automation import AutomationView, Reference, Where, place_of, references
+from ..domain.scope import Resolution, names_in_scope, resolve
+from ..domain.shapes import OPEN, Env, FieldInfo
+from ..domain.templates import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
 from ..engine.placement import place
 from ..engine.units import root_value
 from ..models.base import ENUM_SCHEMAS
 from ..models.definitions import ConditionOp
-from ..rules.automation_scope import (
-    OPEN,
-    AutomationView,
-    Env,
-    FieldInfo,
-    Reference,
-    Resolution,
-    Where,
-    names_in_scope,
-    place_of,
-    references,
-    resolve,
-)
-from ..rules.template_syntax import BUILTIN_BY_NAME, TRIGGER_DATA, USER, USER_FIELDS, Segment, Token, parse_path, scan
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer, TargetLocation
 
 _PATH_PREFIX = re.compile(r"[\w\-\[\].]*\Z")
@@ -67,7 +58,7 @@ class _StringPlace:
 
 def _env(query: CursorQuery) -> Env:
     """The rules' environment for this query (registered models when the server loaded them)."""
-    return Env(CheckContext(query.settings, query.registry, query.uri, models=query.extra.get("models")))
+    return Env(query.settings, query.registry, query.models)
 
 
 def _string_place(query: CursorQuery) -> _StringPlace | None:
@@ -469,8 +460,6 @@ def _reference_location(query: CursorQuery, root: object, base: Pointer, ref: Re
     pointer = (*base, *ref.pointer)
     if root is None or ref.token is None:
         return TargetLocation(query.uri, pointer, target="value")
-    from tree_sitter import Node
-
     assert isinstance(root, Node)
     range_ = place(query.document, root, pointer, "value", (ref.segments[0].start, ref.segments[-1].end))
     return TargetLocation(query.uri, range=range_)

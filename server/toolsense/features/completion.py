@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
 
+from ..domain.validation import placeholder_for, snippet_for
 from ..engine.schemas import description_of, enum_values, json_types, properties_of, subschemas_at, type_label
+from ..jsonvalue import JsonValue
 from ..models.base import ENUM_SCHEMAS, EnumSchema
-from ..rules.structure import placeholder_for, snippet_for
 from .jsonschema_vocab import FORMATS, KEYWORDS, SCHEMA_DIALECTS, TYPE_NAMES, schema_state
 from .providers import PROVIDERS, CandidateKind, CompletionCandidate, CursorQuery
 from .sites import Site, query_site
@@ -113,7 +113,7 @@ def _previous_needs_comma(query: CursorQuery) -> tuple[tuple[int, int, str], ...
     return ()
 
 
-def _enum_registry_entry(values: list[Any]) -> EnumSchema | None:
+def _enum_registry_entry(values: list[JsonValue]) -> EnumSchema | None:
     wanted = set(map(json.dumps, values))
     for name in ENUM_SCHEMAS.names():
         entry = ENUM_SCHEMAS.get(name)
@@ -122,7 +122,7 @@ def _enum_registry_entry(values: list[Any]) -> EnumSchema | None:
     return None
 
 
-def enum_meaning(values: list[Any], value: Any) -> str | None:
+def enum_meaning(values: list[JsonValue], value: JsonValue) -> str | None:
     entry = _enum_registry_entry(values)
     if entry is None:
         return None
@@ -219,7 +219,7 @@ def _keyword_candidates(query: CursorQuery, site: Site) -> list[CompletionCandid
 
 
 def _literal(
-    query: CursorQuery, value: Any, detail: str | None, documentation: str | None, rank: int, kind: CandidateKind
+    query: CursorQuery, value: JsonValue, detail: str | None, documentation: str | None, rank: int, kind: CandidateKind
 ) -> CompletionCandidate:
     text = json.dumps(value, ensure_ascii=False)
     return CompletionCandidate(

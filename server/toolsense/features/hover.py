@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
 
 from ..document.jsontree import Pointer
-from ..engine.schemas import description_of, enum_values, json_types, properties_of, type_label
+from ..engine.schemas import description_of, enum_values, json_types, properties_of, subschemas_at, type_label
+from ..jsonvalue import JsonObject, JsonValue, loads
 from .completion import enum_meaning
 from .jsonschema_vocab import FORMATS, KEYWORDS, TYPE_NAMES, schema_state
 from .providers import PROVIDERS, CursorQuery, HoverAnswer
@@ -67,7 +67,7 @@ def schema_hover(query: CursorQuery) -> HoverAnswer | None:
     return HoverAnswer(text, span) if text else None
 
 
-def _code(value: Any) -> str:
+def _code(value: JsonValue) -> str:
     return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 
@@ -98,11 +98,11 @@ def _field_text(query: CursorQuery, site: Site, pointer: Pointer, part: str) -> 
     return "\n".join(lines)
 
 
-def _token_value(query: CursorQuery) -> Any:
+def _token_value(query: CursorQuery) -> JsonValue:
     if query.cursor.in_string:
         return query.token_text()
     try:
-        return json.loads(query.token_text())
+        return loads(query.token_text())
     except ValueError:
         return None
 
@@ -111,8 +111,6 @@ def _parent_properties(site: Site) -> dict[str, bool]:
     """Property name -> required, for the object holding the hovered member."""
     if site.schema is None or not site.pointer:
         return {}
-    from ..engine.schemas import subschemas_at
-
     parent = subschemas_at(site.schema, site.pointer[:-1])
     return {p.name: p.required for p in properties_of(parent)}
 
@@ -138,7 +136,7 @@ def _schema_text(query: CursorQuery, site: Site, part: str) -> str | None:
     return None
 
 
-def _property_summary(name: str, schema: dict[str, Any]) -> str:
+def _property_summary(name: str, schema: JsonObject) -> str:
     kinds = json_types([schema])
     lines = [f"**{name}** · `{' | '.join(sorted(kinds)) or 'any'}`"]
     description = schema.get("description")

@@ -8,9 +8,11 @@ import functools
 from typing import Any
 
 from ..document.jsontree import Pointer
+from ..domain.validation import model_schema
 from ..engine.units import mcp_config_dialect
+from ..jsonvalue import JsonObject
 from ..mcp_live.config import CONFIG_MODELS
-from ..rules.structure import model_schema
+from . import completion, hover
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site
 
@@ -26,7 +28,7 @@ def config_site(query: CursorQuery, pointer: Pointer | None = None) -> Site | No
 
 
 @functools.cache
-def _help_schema(dialect: str) -> dict[str, Any]:
+def _help_schema(dialect: str) -> JsonObject:
     """The model's schema without the `null` branches of optional keys: the clients accept a key or its absence,
     so help offers a string, not `null`."""
 
@@ -42,13 +44,11 @@ def _help_schema(dialect: str) -> dict[str, Any]:
             return [strip(item) for item in node]
         return node
 
-    schema: dict[str, Any] = strip(copy.deepcopy(model_schema(CONFIG_MODELS[dialect])))
+    schema: JsonObject = strip(copy.deepcopy(model_schema(CONFIG_MODELS[dialect])))
     return schema
 
 
 def config_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
-    from . import completion
-
     context = query.cursor
     if context.container == "none":
         return None
@@ -63,8 +63,6 @@ def config_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
 
 
 def config_hover(query: CursorQuery) -> HoverAnswer | None:
-    from . import hover
-
     found = hover.hovered_pointer(query)
     if found is None:
         return None

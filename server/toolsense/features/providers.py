@@ -1,8 +1,8 @@
 """The extension point of the editor features: providers of completion, hover, definition and references.
 
 Other parts of toolsense (automation help, tool-definition help, …) add editor help without editing the
-language server: a module appends functions to the lists of `PROVIDERS` at import time, like rule families
-fill `engine.catalog.CATALOG`, and `toolsense.features` imports it (guarded, so a missing module is skipped).
+language server: a module appends functions to the lists of `PROVIDERS` at import time, and
+`toolsense.features` imports it (a plain import: a missing module fails loudly).
 
 Every provider receives one `CursorQuery` — the document, the cursor's byte offset, the unit (tool,
 automation, tool call) the cursor is in, the cursor context from the half-typed-JSON-proof token scan, the
@@ -33,7 +33,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..document.cursor import CursorContext
 from ..document.document import Document
@@ -41,7 +41,11 @@ from ..document.jsontree import Pointer
 from ..document.lines import Range
 from ..engine.catalog import UnitKind
 from ..engine.context import ToolRegistry
+from ..jsonvalue import JsonValue
 from ..settings import Settings
+
+if TYPE_CHECKING:
+    from ..usermodels import ModelRegistry
 
 CandidateKind = Literal["property", "value", "enum", "keyword", "type", "tool", "snippet", "reference", "text"]
 """What a completion candidate is; the server maps it to an LSP CompletionItemKind."""
@@ -100,7 +104,7 @@ class UnitRef:
     kind: UnitKind
     pointer: Pointer
     start: int
-    value: Any
+    value: JsonValue
     """The unit's value: `json.loads` of its text, or a tolerant read when the text is half-typed."""
     dialect: str | None
 
@@ -121,7 +125,8 @@ class CursorQuery:
     settings: Settings
     snippets: bool = False
     """Whether the client accepts snippet insert texts."""
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    models: ModelRegistry | None = field(default=None, compare=False)
+    """Registered user models, when the workspace is trusted and they are loaded."""
 
     @property
     def uri(self) -> str:
@@ -134,9 +139,9 @@ class CursorQuery:
         pointer = self.cursor.pointer
         return pointer[len(base) :] if pointer[: len(base)] == base else pointer
 
-    def value_at(self, pointer: Pointer) -> Any:
+    def value_at(self, pointer: Pointer) -> JsonValue:
         """A value inside the unit, by pointer relative to the unit; None when absent."""
-        node: Any = self.unit.value if self.unit is not None else None
+        node: JsonValue = self.unit.value if self.unit is not None else None
         for part in pointer:
             if isinstance(node, dict) and isinstance(part, str):
                 node = node.get(part)

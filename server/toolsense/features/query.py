@@ -9,18 +9,17 @@ whatever the size of the file.
 from __future__ import annotations
 
 import bisect
-import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from tree_sitter import Node
 
 from ..document.cursor import CursorContext, cursor_context
 from ..document.document import ByteEdit, Document
-from ..document.jsontree import Pointer, pair_key, value_children
+from ..document.jsontree import Pointer, locate, pair_key, value_children
 from ..engine.catalog import UnitKind
 from ..engine.context import ToolRegistry
 from ..engine.units import Split, call_dialect, root_value, split, tool_dialect
+from ..jsonvalue import JsonValue, loads
 from ..settings import Settings
 from .providers import CursorQuery, UnitRef
 from .tolerant import read_partial
@@ -43,7 +42,7 @@ class UnitIndex:
     """The pointer of the array that holds the units (`()` for a root array, `("tools",)` for a wrapper)."""
     starts: list[int] = field(default_factory=list)
     pointers: list[Pointer] = field(default_factory=list)
-    values: list[Any] = field(default_factory=list)
+    values: list[JsonValue] = field(default_factory=list)
     dialects: list[str | None] = field(default_factory=list)
     ends: list[int] = field(default_factory=list)
     """Where each unit ends (just after its closing bracket), shifted like the starts."""
@@ -52,7 +51,7 @@ class UnitIndex:
 
     @classmethod
     def from_split(
-        cls, file_split: Split, values: list[Any] | None = None, dialects: list[str | None] | None = None
+        cls, file_split: Split, values: list[JsonValue] | None = None, dialects: list[str | None] | None = None
     ) -> UnitIndex:
         spans = file_split.spans
         prefix: Pointer = spans[0].pointer[:-1] if spans and spans[0].pointer else ()
@@ -111,20 +110,21 @@ def object_at(document: Document, start: int) -> Node | None:
     return None
 
 
-def read_value(document: Document, start: int, fallback: Any = None) -> Any:
+def read_value(document: Document, start: int, fallback: JsonValue = None) -> JsonValue:
     """The unit's value: `json.loads` of its text; else the previous good value; else a forgiving read."""
     node = object_at(document, start)
     if node is not None and not node.has_error:
         try:
-            return json.loads(bytes(document.data[node.start_byte : node.end_byte]))
+            return loads(bytes(document.data[node.start_byte : node.end_byte]))
         except (ValueError, RecursionError):
             pass
     if fallback is not None:
         return fallback
-    return read_partial(document.data, start, start + _MAX_TOLERANT_READ)
+    partial: JsonValue = read_partial(document.data, start, start + _MAX_TOLERANT_READ)
+    return partial
 
 
-def unit_dialect(kind: UnitKind, value: Any, known: str | None) -> str | None:
+def unit_dialect(kind: UnitKind, value: JsonValue, known: str | None) -> str | None:
     if known is not None:
         return known
     if kind == "tool":
@@ -291,8 +291,6 @@ def _start_by_scan(data: bytes | bytearray, start: int, depth: int, offset: int)
 
 
 def _start_of(document: Document, pointer: Pointer) -> int | None:
-    from ..document.jsontree import locate
-
     root = root_value(document.root)
     if root is None:
         return None

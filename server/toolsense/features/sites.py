@@ -1,7 +1,7 @@
 """Which schema speaks for a place in a unit: the same schemas the rules validate with.
 
 - the *envelope* of a tool, tool call or automation: the strict pydantic model of its dialect
-  (`rules.structure.model_schema`), and for `trigger_config` the model of the automation's trigger type;
+  (`domain.validation.model_schema`), and for `trigger_config` the model of the automation's trigger type;
 - an *instance* of a tool's input: `input_examples` items validate against the tool's own `input_schema`;
   a tool call's `input` / `arguments`, an action's `parameters` and a polling trigger's `tool_params` against
   the input schema of the tool they name, looked up in the workspace registry;
@@ -12,14 +12,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel
 
 from ..document.jsontree import Pointer
+from ..domain.validation import model_schema
 from ..engine.context import ToolInfo, ToolRegistry
 from ..engine.schemas import subschemas_at
 from ..engine.units import glob_match
+from ..jsonvalue import JsonObject, JsonValue
 from ..models.definitions import (
     CALL_MODELS,
     EXAMPLES_KEY,
@@ -29,7 +31,6 @@ from ..models.definitions import (
     Automation,
     schema_pointer,
 )
-from ..rules.structure import model_schema
 from ..settings import Settings
 from .providers import CursorQuery
 
@@ -59,7 +60,7 @@ class Site:
     """A place seen through one schema: `pointer` is relative to what the schema describes."""
 
     role: Role
-    schema: dict[str, Any] | None
+    schema: JsonObject | None
     pointer: Pointer
     base: Pointer = ()
     """Where, relative to the unit, the described value starts (`("input_examples", 0)`, `("input_schema",)`)."""
@@ -67,7 +68,7 @@ class Site:
     model: type[BaseModel] | None = None
     tool: ToolInfo | None = None
 
-    def subschemas(self) -> list[dict[str, Any]]:
+    def subschemas(self) -> list[JsonObject]:
         if self.schema is None:
             return []
         return subschemas_at(self.schema, self.pointer)
@@ -76,7 +77,7 @@ class Site:
 NO_SITE = Site("none", None, ())
 
 
-def _get(value: Any, pointer: Pointer) -> Any:
+def _get(value: JsonValue, pointer: Pointer) -> JsonValue:
     for part in pointer:
         if isinstance(value, dict) and isinstance(part, str):
             value = value.get(part)
@@ -95,7 +96,7 @@ def _envelope(model: type[BaseModel], pointer: Pointer, subject: str, base: Poin
     return Site("envelope", model_schema(model), pointer, base, subject, model)
 
 
-def _instance(tool: ToolInfo | None, pointer: Pointer, base: Pointer, schema: Any = None) -> Site:
+def _instance(tool: ToolInfo | None, pointer: Pointer, base: Pointer, schema: JsonValue = None) -> Site:
     schema = schema if isinstance(schema, dict) else tool.input_schema if tool is not None else None
     if not isinstance(schema, dict):
         return NO_SITE
@@ -110,7 +111,7 @@ def _schema_site(pointer: Pointer, base: Pointer, subject: str) -> Site:
 def site_for(
     kind: str,
     dialect: str | None,
-    value: Any,
+    value: JsonValue,
     pointer: Pointer,
     registry: ToolRegistry,
     settings: Settings,
@@ -134,7 +135,7 @@ def _descends(pointer: Pointer, prefix: Pointer, inside: bool) -> bool:
     return _starts(pointer, prefix) and (len(pointer) > len(prefix) or inside)
 
 
-def _tool_site(dialect: str | None, value: Any, pointer: Pointer, inside: bool) -> Site:
+def _tool_site(dialect: str | None, value: JsonValue, pointer: Pointer, inside: bool) -> Site:
     dialect = dialect if dialect in TOOL_MODELS else "anthropic"
     assert dialect is not None
     schema_key = schema_pointer(dialect, value) if dialect in SCHEMA_KEY else None  # server tools have none
@@ -155,7 +156,7 @@ def _tool_site(dialect: str | None, value: Any, pointer: Pointer, inside: bool) 
     return _envelope(model, pointer, model.__doc__ or "tool")
 
 
-def call_tool_name(dialect: str | None, value: Any, settings: Settings, uri: str) -> str | None:
+def call_tool_name(dialect: str | None, value: JsonValue, settings: Settings, uri: str) -> str | None:
     if dialect == "input":
         path = uri.split("://", 1)[-1]
         for pattern, tool in settings.tool_call_tool.items():
@@ -168,7 +169,7 @@ def call_tool_name(dialect: str | None, value: Any, settings: Settings, uri: str
 
 def _call_site(
     dialect: str | None,
-    value: Any,
+    value: JsonValue,
     pointer: Pointer,
     registry: ToolRegistry,
     settings: Settings,
@@ -187,7 +188,7 @@ def _call_site(
     return _envelope(model, pointer, "tool call")
 
 
-def _automation_site(value: Any, pointer: Pointer, registry: ToolRegistry, inside: bool) -> Site:
+def _automation_site(value: JsonValue, pointer: Pointer, registry: ToolRegistry, inside: bool) -> Site:
     if _descends(pointer, ("trigger_config",), inside):
         trigger = _get(value, ("trigger_type",))
         model = TRIGGER_CONFIG_MODELS.get(trigger) if isinstance(trigger, str) else None

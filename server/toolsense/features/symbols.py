@@ -12,7 +12,7 @@ from tree_sitter import Node
 from ..document.document import Document
 from ..document.jsontree import Pointer, locate, member, pair_key, pairs, string_value, value_children
 from ..engine.catalog import UnitKind
-from ..engine.claim import detect, skeleton
+from ..engine.detect import detect, skeleton
 from ..engine.units import split
 from ..models.definitions import NAME_KEY, SCHEMA_KEY
 

@@ -9,7 +9,8 @@ comments are skipped, and anything else unexpected ends the read with what was g
 from __future__ import annotations
 
 import json
-from typing import Any
+
+from ..jsonvalue import JsonObject, JsonValue, loads
 
 _WS = b" \t\r\n"
 _DELIMITERS = b' \t\r\n,:{}[]"/'
@@ -66,7 +67,7 @@ class _Reader:
         raw = bytes(data[start + 1 : i]).decode("utf-8", "replace")
         raise _Partial(raw)
 
-    def word(self) -> Any:
+    def word(self) -> JsonValue:
         data, end = self.data, self.end
         start = self.i
         while self.i < end and data[self.i] not in _DELIMITERS:
@@ -75,11 +76,11 @@ class _Reader:
         if text in ("true", "false", "null"):
             return {"true": True, "false": False, "null": None}[text]
         try:
-            return json.loads(text)
+            return loads(text)
         except ValueError:
             raise _Stop from None
 
-    def value(self, depth: int) -> Any:
+    def value(self, depth: int) -> JsonValue:
         if depth > _MAX_DEPTH:
             raise _Stop
         byte = self.skip()
@@ -93,8 +94,8 @@ class _Reader:
             return self.string()
         return self.word()
 
-    def obj(self, depth: int) -> dict[str, Any]:
-        result: dict[str, Any] = {}
+    def obj(self, depth: int) -> JsonObject:
+        result: JsonObject = {}
         self.i += 1
         while True:
             byte = self.skip()
@@ -126,8 +127,8 @@ class _Reader:
             except _Stop:
                 raise _Incomplete(result) from None
 
-    def array(self, depth: int) -> list[Any]:
-        result: list[Any] = []
+    def array(self, depth: int) -> list[JsonValue]:
+        result: list[JsonValue] = []
         self.i += 1
         while True:
             byte = self.skip()
@@ -154,7 +155,7 @@ class _Reader:
 class _Incomplete(Exception):
     """A container cut short; `value` holds what was read of it."""
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: JsonValue) -> None:
         super().__init__()
         self.value = value
 
@@ -167,7 +168,7 @@ class _Partial(Exception):
         self.text = text
 
 
-def read_partial(data: bytes | bytearray, start: int, end: int | None = None) -> Any:
+def read_partial(data: bytes | bytearray, start: int, end: int | None = None) -> JsonValue:
     """The value starting at `start`, as far as it can be read (None when nothing can)."""
     reader = _Reader(data, start, len(data) if end is None else min(end, len(data)))
     try:

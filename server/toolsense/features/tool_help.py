@@ -1,22 +1,22 @@
 """Editor help for tool definitions and tool calls, plugged into `features.providers.PROVIDERS`:
 
 - hover on a tool's name (in a tool definition): its budget — properties, nesting depth, enum values,
-  characters, optional and union parameters — against each profile that applies (`rules.profiles`);
+  characters, optional and union parameters — against each profile that applies (`domain.providers`);
 - completion and hover inside a tool call's input from the tool's *registered* pydantic model (when the
-  workspace is trusted and the model is loaded: the server puts the `ModelRegistry` in `query.extra["models"]`),
+  workspace is trusted and the model is loaded: the server puts the `ModelRegistry` in `query.models`),
   so property names, enum values and descriptions come from the very model that validates the call. Without
   a model the built-in completion answers from the tool's `input_schema`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..document.jsontree import Pointer
+from ..domain.providers import AS_OF, active_profiles, profile_limits, tool_budget
+from ..domain.tool import ToolView, tool_view
 from ..engine.units import Unit
 from ..models.definitions import NAME_KEY
-from ..rules.profiles import budget_markdown
-from ..rules.tooldef import tool_view
+from ..settings import Settings
+from . import completion, hover
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site, call_tool_name
 
@@ -62,7 +62,7 @@ def budget_hover(query: CursorQuery) -> HoverAnswer | None:
 def model_site(query: CursorQuery, pointer: Pointer | None = None, *, inside: bool = False) -> Site | None:
     """The registered model's schema for a place inside a tool call's input; None when there is no model."""
     unit = query.unit
-    models: Any = query.extra.get("models")
+    models = query.models
     if unit is None or unit.kind != "tool_call" or models is None:
         return None
     dialect = unit.dialect or "anthropic-call"
@@ -81,8 +81,6 @@ def model_site(query: CursorQuery, pointer: Pointer | None = None, *, inside: bo
 
 
 def model_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
-    from . import completion
-
     context = query.cursor
     if context.container == "none":
         return None
@@ -96,8 +94,6 @@ def model_completion(query: CursorQuery) -> list[CompletionCandidate] | None:
 
 
 def model_hover(query: CursorQuery) -> HoverAnswer | None:
-    from . import hover
-
     hovered = _hovered(query)
     if hovered is None:
         return None
@@ -117,3 +113,41 @@ def tool_help_hover(query: CursorQuery) -> HoverAnswer | None:
 
 PROVIDERS.hover(tool_help_hover)
 PROVIDERS.completion(model_completion)
+
+
+def budget_markdown(view: ToolView, settings: Settings) -> str:
+    """Hover text for a tool's name: its budget against each profile that applies (or the dialect's own)."""
+    if not isinstance(view.schema, dict):
+        return f"**{view.name or 'tool'}**: no input schema"
+    budget = tool_budget(view.schema, settings.limits.max_schema_depth, settings.limits.max_subschemas)
+    names = active_profiles(view, settings)
+    if not names:
+        names = [{"anthropic": "anthropic", "mcp": "mcp"}.get(view.dialect, "openai")]
+    rows = [
+        ("properties", budget.properties, "max_properties"),
+        ("nesting depth", budget.depth, "max_depth"),
+        ("enum values", budget.enum_values, "max_enum_values"),
+        ("characters (names + enum values)", budget.total_chars, "max_total_chars"),
+        ("optional parameters", budget.optional_parameters, "max_optional_parameters"),
+        ("union (anyOf / type-array) parameters", budget.union_parameters, "max_union_parameters"),
+    ]
+    header = "| | this tool | " + " | ".join(names) + " |"
+    lines = [f"**{view.name or 'tool'}** — budget (limits as of {AS_OF})", "", header]
+    lines.append("|---|---:|" + "---:|" * len(names))
+    for label, count, key in rows:
+        cells = []
+        for name in names:
+            limit = getattr(profile_limits(name, settings), key)
+            if limit is None:
+                cells.append("—")
+            else:
+                mark = " ⚠" if count > limit else ""
+                cells.append(f"{limit}{mark}")
+        lines.append(f"| {label} | {count} | " + " | ".join(cells) + " |")
+    if budget.largest_enum:
+        lines.append("")
+        lines.append(f"Largest enum: {budget.largest_enum} values, {budget.largest_enum_chars} characters.")
+    if budget.recursive:
+        lines.append("")
+        lines.append("The schema is recursive (a `$ref` cycle).")
+    return "\n".join(lines)

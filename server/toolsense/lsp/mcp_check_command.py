@@ -20,6 +20,7 @@ from typing import Any
 from lsprotocol import types
 
 from ..document.document import Document
+from ..domain.live import entry_digest, summary_key
 from ..engine.checker import check_document
 from ..engine.context import CheckContext
 from ..engine.findings import Severity
@@ -29,7 +30,7 @@ from ..mcp_live.client import SdkMissing, StdioTarget, redact, secrets_of
 from ..mcp_live.codes import SERVER_FAILED, SUMMARY
 from ..mcp_live.config import Unresolved, entry_target, server_entries
 from ..mcp_live.run import check_server
-from ..rules.mcp_config import entry_digest, summary_key
+from ..rules import CATALOG
 from .mcp_code_lens import CHECK_COMMAND
 from .server import ToolsenseServer
 
@@ -156,7 +157,7 @@ async def _run(
     snapshot_uri = snapshot.resolve().as_uri()
     data = bytearray(snapshot.read_bytes())
     document = Document(snapshot_uri, data, None, server.encoding)
-    context = CheckContext(settings, server.registry, snapshot_uri, settings.trusted, server.models)
+    context = CheckContext(settings, server.registry, snapshot_uri, settings.trusted, server.models, catalog=CATALOG)
     checked = await asyncio.to_thread(check_document, document, context, None)
     diagnostics = checked.diagnostics + outcome.diagnostics
     errors = sum(1 for d in diagnostics if d.severity == Severity.ERROR)

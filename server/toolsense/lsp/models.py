@@ -1,4 +1,4 @@
-"""Registered models in the language server (issue 4): loaded in the background when the workspace is trusted
+"""Registered models in the language server: loaded in the background when the workspace is trusted
 — never blocking a request, bounded by `limits.model_import_timeout_s` (see `toolsense.usermodels`) — and again
 when the settings that name them change; then every open document is checked again. Problems (an import that
 fails or hangs) are shown with the settings entry's place; the rules also report them on the tools and calls."""

@@ -44,7 +44,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 
 from .. import __version__
-from .. import rules as _rules  # noqa: F401  (registers every rule in the catalog)
 from ..document.document import ByteEdit, Document
 from ..document.jsontree import Pointer
 from ..document.lines import Position, PositionEncoding, Range
@@ -57,7 +56,9 @@ from ..engine.units import kind_from_path, root_value
 from ..engine.workspace import path_to_uri, read_regular_file, too_large_message, tool_infos, uri_to_path
 from ..features.providers import CursorQuery
 from ..features.query import UnitIndex, build_hover_query, build_query, index_for
+from ..rules import CATALOG
 from ..settings import Settings, SettingsProblem
+from ..usermodels import Loading, ModelRegistry
 from . import incremental
 from .convert import ENCODINGS, to_lsp_diagnostic
 from .state import OpenDocument, RawText, ToolMemo
@@ -151,9 +152,9 @@ class ToolsenseServer(LanguageServer):
         self.encoding: PositionEncoding = "utf-16"
         self.caps = ClientSupport()
         self.roots: list[Path] = []
-        self.models: Any = None
-        self.model_loading: Any = None
-        """The latest background load of registered models (`usermodels.Loading`), for `toolsense/settle`."""
+        self.models: ModelRegistry | None = None
+        self.model_loading: Loading | None = None
+        """The latest background load of registered models, for `toolsense/settle`."""
         self._registry_copy: tuple[int, ToolRegistry] | None = None
         self.check_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-check")
         """Expensive checks of large documents run here, one at a time (see `_check_in_background`)."""
@@ -379,7 +380,9 @@ class ToolsenseServer(LanguageServer):
 
     def context_for(self, uri: str) -> CheckContext:
         root = self.roots[0].as_uri() if self.roots else ""
-        return CheckContext(self.settings, self.registry, uri, self.settings.trusted, self.models, root_uri=root)
+        return CheckContext(
+            self.settings, self.registry, uri, self.settings.trusted, self.models, root_uri=root, catalog=CATALOG
+        )
 
     def schedule_check(self, od: OpenDocument, delay_ms: int | None = None, reason: str = "edit") -> None:
         """Check after the debounce delay; a newer change restarts the wait."""
@@ -508,7 +511,9 @@ class ToolsenseServer(LanguageServer):
         version = od.version
         registry = self._registry_snapshot()
         root = self.roots[0].as_uri() if self.roots else ""
-        context = CheckContext(self.settings, registry, od.uri, self.settings.trusted, self.models, root_uri=root)
+        context = CheckContext(
+            self.settings, registry, od.uri, self.settings.trusted, self.models, root_uri=root, catalog=CATALOG
+        )
         related = self.caps.related_information
         kind_hint, cache = od.kind_hint, od.cache
         od.dirty = False  # set again by anything that changes while the check runs
@@ -698,8 +703,7 @@ class ToolsenseServer(LanguageServer):
             query = build_hover_query(od.document, index, offset, self.registry, self.settings)
         else:
             query = build_query(od.document, index, offset, self.registry, self.settings, snippets=self.caps.snippets)
-        query.extra["models"] = self.models if self.settings.trusted else None  # registered models (issue 4)
-        return query
+        return dataclasses.replace(query, models=self.models if self.settings.trusted else None)
 
     # --- capabilities -----------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..document.jsontree import Pointer
 from ..engine.findings import Finding
-from ..rules.structure import short_repr
+from ..jsonvalue import short_repr
 from .codes import TOOL_ADDED, TOOL_CHANGED, TOOL_REMOVED
 
 UPDATE_HINT = "run with --update-snapshot to accept"

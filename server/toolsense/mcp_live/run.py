@@ -19,6 +19,7 @@ from ..engine.context import CheckContext, ToolRegistry
 from ..engine.findings import Finding
 from ..engine.placement import place
 from ..engine.units import root_value
+from ..rules import CATALOG
 from ..settings import Settings
 from .client import HttpTarget, Listing, LiveProblem, StdioTarget, Target, list_tools
 from .codes import LISTING_LIMITED, MANY_TOOLS, STDOUT_NOISE
@@ -72,7 +73,7 @@ def check_server(
     listing = list_tools(target, timeout=timeout)
     outcome = LiveOutcome(listing)
     path = snapshot_dir / server_file_name(listing)
-    context = CheckContext(settings, ToolRegistry(), path.resolve().as_uri(), True)
+    context = CheckContext(settings, ToolRegistry(), path.resolve().as_uri(), True, catalog=CATALOG)
     problems: list[LiveProblem] = [listing.problem] if listing.problem is not None else []
     notes = list(listing.notes)
     if listing.problem is None and len(listing.tools) > MANY_TOOLS:

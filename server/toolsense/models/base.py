@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..jsonvalue import json_type_name
+
 
 class StrictModel(BaseModel):
     """extra="forbid": unknown keys are errors, so the JSON Schema says `additionalProperties: false`.
@@ -32,7 +34,7 @@ class EnumSchema:
 
     @property
     def json_type(self) -> str:
-        kinds = {_json_type_of(value) for value in self.values}
+        kinds = {json_type_name(value) for value in self.values}
         return kinds.pop() if len(kinds) == 1 else "string"
 
     def fragment(self, *, include_default: bool = False, description: str | None = None) -> dict[str, Any]:
@@ -45,16 +47,6 @@ class EnumSchema:
         if include_default and self.default is not None:
             result["default"] = self.default
         return result
-
-
-def _json_type_of(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    return "string"
 
 
 class UnregisteredEnumError(KeyError):
@@ -136,7 +128,7 @@ def enum_schema(enum_class: type[Enum], description: str, *, default: Any = None
     """One-off fragment for an enum without registering it: values, never member names."""
     values = [member.value for member in enum_class]
     result: dict[str, Any] = {
-        "type": _json_type_of(values[0]) if values else "string",
+        "type": json_type_name(values[0]) if values else "string",
         "description": description,
         "enum": values,
     }

@@ -1,4 +1,4 @@
-"""All validation errors at once (seed 002), and the opt-in coercions for common LLM mistakes."""
+"""All validation errors at once, and the opt-in coercions for common LLM mistakes."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from toolsense.cli import main
 from toolsense.engine.context import ToolRegistry
 from toolsense.engine.registry_files import load_registry_extras
 from toolsense.engine.workspace import Workspace
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 EXAMPLES = ROOT / "examples"
@@ -26,7 +27,7 @@ SHOWN_IN_EXAMPLES = {
 
 
 def _check(paths: list[Path]) -> dict[Path, list[str]]:
-    workspace = Workspace(Settings())
+    workspace = Workspace(Settings(), CATALOG)
     workspace.add(paths)
     return {path: [d.code for d in diags] for path, diags in workspace.check_all().items()}
 

@@ -9,7 +9,7 @@ import pytest
 from automations import apply_fix, check, make_registry
 from checking import codes, one
 
-from toolsense.rules.preflight import normalize_time
+from toolsense.rules.automations.preflight import normalize_time
 
 NOTIFY = [{"id": "n", "tool": "send_push_notification", "parameters": {"title": "t", "body": "b"}}]
 

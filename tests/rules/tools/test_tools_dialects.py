@@ -15,6 +15,7 @@ from toolsense.engine.context import ToolRegistry
 from toolsense.engine.units import read_unit, split, with_dialects
 from toolsense.engine.workspace import Workspace, document_tools
 from toolsense.models.dialects import Dialect
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings, settings_from_mapping
 
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string", "description": "City."}}, "required": ["city"]}
@@ -378,7 +379,7 @@ def test_bad_input_never_crashes(text: str) -> None:
 
 def test_folders_are_walked_for_json_lines(tmp_path: Path) -> None:
     (tmp_path / "tools.jsonl").write_text("\n".join(json.dumps(FLAT | {"name": n}) for n in ("a", "b")) + "\n")
-    workspace = Workspace(Settings())
+    workspace = Workspace(Settings(), CATALOG)
     workspace.add([tmp_path])
     report = workspace.check(tmp_path / "tools.jsonl")
     assert report is not None and [u.dialect for u in report.units] == ["openai-flat", "openai-flat"]
@@ -446,7 +447,7 @@ def test_a_forced_dialect_reaches_the_messages(tmp_path: Path) -> None:
     (tmp_path / "google").mkdir()
     target = tmp_path / "google" / "decl.json"
     target.write_text(dumps([{"name": "get_weather", "parameters": SCHEMA, "strict": True}]))
-    workspace = Workspace(settings)
+    workspace = Workspace(settings, CATALOG)
     workspace.add([tmp_path])
     report = workspace.check(target)
     assert report is not None

@@ -16,8 +16,8 @@ from checking import EXAMPLES, ROOT, check
 from clirun import run_cli
 from positions import span
 
+from toolsense.domain.tool import is_object_schema, walk_schema
 from toolsense.models import format_validation_errors
-from toolsense.rules.tooldef import is_object_schema, walk_schema
 from toolsense.settings import Settings
 from toolsense.usermodels import ModelRegistry, load_models
 

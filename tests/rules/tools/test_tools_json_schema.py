@@ -307,7 +307,7 @@ def _corpus_schemas() -> list[object]:
 def test_the_flattened_2020_12_meta_schema_judges_like_the_original() -> None:
     from jsonschema import Draft202012Validator
 
-    from toolsense.rules.json_schema import flat_2020_12_meta_schema
+    from toolsense.rules.tools.schema_meta import flat_2020_12_meta_schema
 
     fast = Draft202012Validator(flat_2020_12_meta_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER)
     original = Draft202012Validator(
@@ -334,7 +334,7 @@ def test_a_2020_12_error_is_reported_once() -> None:
 def test_the_fast_path_never_calls_an_invalid_schema_valid() -> None:
     from jsonschema import Draft7Validator, Draft202012Validator
 
-    from toolsense.rules.json_schema import flat_2020_12_meta_schema, quick_valid
+    from toolsense.rules.tools.schema_meta import flat_2020_12_meta_schema, quick_valid
 
     checks = {
         Draft7Validator: Draft7Validator(Draft7Validator.META_SCHEMA, format_checker=Draft7Validator.FORMAT_CHECKER),

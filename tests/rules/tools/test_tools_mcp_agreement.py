@@ -22,12 +22,12 @@ import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema.protocols import Validator
 
-import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.engine.checker import resolve_severity, run_unit_checks
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.findings import Severity
 from toolsense.engine.units import Unit
 from toolsense.models.definitions import MCP_VERSIONS
+from toolsense.rules import CATALOG
 from toolsense.settings import McpSettings, Settings
 
 SHARED = next((p / "shared" for p in Path(__file__).resolve().parents if (p / "shared" / "specs").is_dir()), None)
@@ -48,7 +48,7 @@ def oracle(version: str) -> Validator:
 
 def toolsense_rejects(tool: Any, version: str) -> list[str]:
     settings = Settings(mcp=McpSettings(protocol_version=version))
-    ctx = CheckContext(settings, ToolRegistry(), "file:///w/tools/t.json")
+    ctx = CheckContext(settings, ToolRegistry(), "file:///w/tools/t.json", catalog=CATALOG)
     unit = Unit("tool", ("tools", 0), tool, "mcp", 0, 0, True)
     errors = []
     for finding in run_unit_checks(unit, ctx):

@@ -7,10 +7,11 @@ import json
 from checking import check, codes, one, tool
 from positions import span
 
+from toolsense.domain.providers import AS_OF, profile_limits, tool_budget
+from toolsense.domain.tool import tool_view
 from toolsense.engine.findings import InsertMembers, ReplaceValue
 from toolsense.engine.units import Unit
-from toolsense.rules.profiles import AS_OF, budget_markdown, profile_limits, tool_budget
-from toolsense.rules.tooldef import tool_view
+from toolsense.features.tool_help import budget_markdown
 from toolsense.settings import ProfileLimits, Settings
 
 

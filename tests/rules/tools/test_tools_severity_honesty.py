@@ -11,7 +11,7 @@ from positions import span
 
 from toolsense.engine.findings import MoveMember
 from toolsense.engine.units import Unit
-from toolsense.rules.structure import tool_subject
+from toolsense.rules.tools.structure import tool_subject
 from toolsense.settings import DescriptionSettings, Settings
 
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False}

@@ -9,26 +9,19 @@ codes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, Related, ReplaceInString, Severity
-from ..engine.schemas import json_types
-from ..engine.units import Unit
-from .automation_scope import (
-    AutomationView,
-    Env,
-    Reference,
-    Resolution,
-    condition_references,
-    resolve,
-    string_sites,
-    template_references,
-)
+from ...document.jsontree import Pointer
+from ...domain.automation import AutomationView, Reference, condition_references, string_sites, template_references
+from ...domain.scope import Resolution, resolve
+from ...domain.shapes import Env
+from ...domain.templates import Token, parse_path, scan
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, Related, ReplaceInString, Severity
+from ...engine.schemas import json_types
+from ...engine.units import Unit
+from ...jsonvalue import JsonObject
+from ..catalog import CATALOG
 from .preflight import OUTPUT_PATH, TRIGGER_PATH
-from .template_syntax import Token, parse_path, scan
 
 FAMILY = "Automations: templates"
 
@@ -112,7 +105,7 @@ def automation_templates(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     view = AutomationView.of(unit.value)
     if view is None:
         return
-    env = Env(ctx)
+    env = Env.of(ctx)
     for site in string_sites(view):
         if "{" not in site.text and "}}" not in site.text:
             continue
@@ -460,7 +453,7 @@ def _not_found(ref: Reference, res: Resolution) -> Finding:
 
 
 def template_type_finding(
-    value: str, schemas: list[dict[str, Any]], tool: str, key: str, pointer: Pointer
+    value: str, schemas: list[JsonObject], tool: str, key: str, pointer: Pointer
 ) -> Finding | None:
     """TS509: a templated string in a parameter that does not accept strings."""
     kinds = json_types(schemas)

@@ -12,17 +12,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.filefacts import mcp_version
-from ..engine.findings import Finding, Fix, RemoveMember, Severity
-from ..engine.units import Unit
-from ..models.definitions import MCP_VERSIONS
-from .structure import json_type_name, short_repr
-from .tooldef import tool_view, walk_schema
+from ...document.jsontree import Pointer
+from ...domain.tool import tool_view, walk_schema
+from ...engine.context import CheckContext
+from ...engine.filefacts import mcp_version
+from ...engine.findings import Finding, Fix, RemoveMember, Severity
+from ...engine.units import Unit
+from ...jsonvalue import JsonObject, json_type_name, short_repr
+from ...models.definitions import MCP_VERSIONS
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: MCP"
 
@@ -127,7 +126,7 @@ def _reachable(pointer: Pointer) -> bool:
     return len(pointer) >= 2 and len(pointer) % 2 == 0 and all(p == "properties" for p in pointer[::2])
 
 
-def _headers(schema: dict[str, Any], max_depth: int, max_nodes: int) -> Iterator[Finding]:
+def _headers(schema: JsonObject, max_depth: int, max_nodes: int) -> Iterator[Finding]:
     seen: dict[str, str] = {}
     for entry in walk_schema(schema, max_depth, max_nodes).nodes:
         if "x-mcp-header" not in entry.node:
@@ -162,7 +161,7 @@ def _headers(schema: dict[str, Any], max_depth: int, max_nodes: int) -> Iterator
         )
 
 
-def _header_kinds(node: dict[str, Any]) -> str | None:
+def _header_kinds(node: JsonObject) -> str | None:
     """Why the property's type cannot be mirrored into a header, or None when it can."""
     kind = node.get("type")
     kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else None

@@ -17,16 +17,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.units import Unit
-from ..models.definitions import NAME_KEY
-from .structure import short_repr
-from .tooldef import ToolView, tool_view
+from ...document.jsontree import Pointer
+from ...domain.tool import ToolView, tool_view
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.units import Unit
+from ...jsonvalue import JsonObject, JsonValue, short_repr
+from ...models.definitions import NAME_KEY
+from ..catalog import CATALOG
 
 QUALITY = "mcp-quality"
 SECURITY = "mcp-security"
@@ -197,7 +196,7 @@ def _is_identifier(name: str) -> bool:
     return last in ("id", "ids", "uuid", "guid", "sha", "slug") or name.endswith(("Id", "ID", "Ids"))
 
 
-def _is_path(name: str, schema: dict[str, Any]) -> bool:
+def _is_path(name: str, schema: JsonObject) -> bool:
     parts = words(name)
     if not parts:
         return False
@@ -214,12 +213,12 @@ def _is_url(name: str) -> bool:
 # --- the unit checks -----------------------------------------------------------------------------------------
 
 
-def _parameters(view: ToolView) -> Iterator[tuple[str, dict[str, Any], Pointer]]:
+def _parameters(view: ToolView) -> Iterator[tuple[str, JsonObject, Pointer]]:
     """Properties of the input schema, nested ones too (not through $ref), with their pointers."""
     schema = view.schema
     if not isinstance(schema, dict):
         return
-    stack: list[tuple[dict[str, Any], Pointer, int]] = [(schema, view.schema_pointer, 0)]
+    stack: list[tuple[JsonObject, Pointer, int]] = [(schema, view.schema_pointer, 0)]
     while stack:
         node, pointer, depth = stack.pop()
         properties = node.get("properties")
@@ -234,7 +233,7 @@ def _parameters(view: ToolView) -> Iterator[tuple[str, dict[str, Any], Pointer]]
             stack.append((items, (*pointer, "items"), depth + 1))
 
 
-def _types(node: dict[str, Any]) -> set[str]:
+def _types(node: JsonObject) -> set[str]:
     kind = node.get("type")
     if isinstance(kind, str):
         return {kind}
@@ -323,7 +322,7 @@ def _undescribed(view: ToolView) -> Iterator[Finding]:
     missing = [
         name
         for name, sub in properties.items()
-        if not (isinstance(sub, dict) and isinstance(sub.get("description"), str) and sub["description"].strip())
+        if not (isinstance(sub, dict) and isinstance(text := sub.get("description"), str) and text.strip())
     ]
     if len(missing) >= 2 and len(missing) * 2 >= len(properties):
         shown = ", ".join(missing[:6]) + (", …" if len(missing) > 6 else "")
@@ -390,7 +389,7 @@ def _annotations(view: ToolView) -> Iterator[Finding]:
         )
 
 
-def _bounded_string(node: dict[str, Any]) -> bool:
+def _bounded_string(node: JsonObject) -> bool:
     return any(k in node for k in ("maxLength", "pattern", "enum", "const", "format"))
 
 
@@ -399,7 +398,7 @@ _BOUNDARY = re.compile(
 )
 
 
-def _states_boundary(*texts: Any) -> bool:
+def _states_boundary(*texts: JsonValue) -> bool:
     """Whether a description says where paths may lead (the server checks it, or they name files in a remote
     repository, where `../` reaches nothing)."""
     return any(isinstance(text, str) and _BOUNDARY.search(text) for text in texts)

@@ -1,5 +1,5 @@
-"""Drift between a tool's JSON Schema and the pydantic model registered for it (seed 000 root cause 3: the SLO
-schema lacked `burn_alerts` its examples used; seed 003 phase 3: enum lists that drift from `enums.py`).
+"""Drift between a tool's JSON Schema and the pydantic model registered for it: a schema written by hand falls
+behind the model (a property the examples use is missing; an enum list differs from the Python enum).
 
 For a tool with a registered model: properties in the model but not in the schema and the reverse, differing
 `required` sets, and enum values that differ from the Python enum — each placed on the schema node, with the
@@ -13,15 +13,16 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.schemas import resolve_local_ref
-from ..engine.units import Unit
-from .structure import short_repr
-from .tool_calls import model_problem
-from .tooldef import ToolView, tool_view, walk_schema
+from ...document.jsontree import Pointer
+from ...domain.tool import ToolView, tool_view, walk_schema
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.schemas import resolve_local_ref
+from ...engine.units import Unit
+from ...jsonvalue import JsonValue, short_repr
+from ...usermodels import LoadedModel
+from ..calls.tool_calls import model_problem
+from ..catalog import CATALOG
 
 FAMILY = "Drift from registered models"
 
@@ -57,7 +58,7 @@ ENUM = CATALOG.rule(
 _MAX_DEPTH = 32
 
 
-def _deref(node: Any, root: Any, pointer: Pointer | None) -> tuple[Any, Pointer | None, str | None]:
+def _deref(node: JsonValue, root: JsonValue, pointer: Pointer | None) -> tuple[Any, Pointer | None, str | None]:
     """Follow `$ref`s (bounded); the node, its pointer in the document, and the `$defs` name last followed."""
     name: str | None = None
     for _ in range(16):
@@ -76,7 +77,7 @@ def _deref(node: Any, root: Any, pointer: Pointer | None) -> tuple[Any, Pointer 
     return node, pointer, name
 
 
-def _ref_pointer(root: Any, parts: list[str]) -> Pointer:
+def _ref_pointer(root: JsonValue, parts: list[str]) -> Pointer:
     pointer: list[str | int] = []
     node = root
     for part in parts:
@@ -105,7 +106,7 @@ def _unwrap_nullable(node: Any, root: Any, pointer: Pointer | None) -> tuple[Any
 
 
 class _Comparison:
-    def __init__(self, view: ToolView, loaded: Any) -> None:
+    def __init__(self, view: ToolView, loaded: LoadedModel) -> None:
         self.view = view
         self.loaded = loaded
         self.tool_root = view.schema
@@ -119,7 +120,9 @@ class _Comparison:
         if key not in self.found:
             self.found[key] = Finding(code, message, absolute, target, data={"model": self.loaded.target})  # type: ignore[arg-type]
 
-    def compare(self, schema: Any, model: Any, pointer: Pointer, model_name: str | None, depth: int) -> None:
+    def compare(
+        self, schema: JsonValue, model: JsonValue, pointer: Pointer, model_name: str | None, depth: int
+    ) -> None:
         if depth > _MAX_DEPTH:
             return
         schema, s_pointer, _ = _unwrap_nullable(schema, self.tool_root, pointer)
@@ -217,7 +220,7 @@ class _Comparison:
 def enum_difference(schema_values: list[Any], python_values: list[Any], what: str) -> str | None:
     """A message when the schema's enum differs from the Python one (as sets), else None."""
 
-    def key(value: Any) -> str:
+    def key(value: JsonValue) -> str:
         return json.dumps(value, sort_keys=True)
 
     schema_keys = {key(v): v for v in schema_values}
@@ -265,7 +268,9 @@ def _registered_enums(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
             if tool != view.name:
                 continue
             node = resolve_local_ref(view.schema, "#" + fragment)
-            targets = [(tuple(p for p in fragment.strip("/").split("/") if p), node)] if node is not None else []
+            targets: list[tuple[Pointer, Any]] = (
+                [(tuple(p for p in fragment.strip("/").split("/") if p), node)] if node is not None else []
+            )
         else:
             targets = [
                 (entry.pointer, entry.node)

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Related, Severity
-from ..engine.units import Unit
-from ..models.definitions import NAME_KEY
-from ..models.dialects import Dialect, as_dialect
+from ...document.jsontree import Pointer
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Related, Severity
+from ...engine.units import Unit
+from ...models.definitions import NAME_KEY
+from ...models.dialects import Dialect, as_dialect
+from ..catalog import CATALOG
 
 MIXED = CATALOG.rule(
     "TS009",

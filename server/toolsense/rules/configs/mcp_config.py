@@ -8,18 +8,20 @@ Code's file (which VS Code validates) or when they look like a misspelt known ke
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.units import Unit, mcp_config_dialect
-from ..mcp_live.codes import SUMMARY
-from ..mcp_live.config import CONFIG_MODELS, KNOWN_TYPES, entry_transport, server_entries
-from .structure import model_findings, short_repr
+from ...domain.live import entry_digest, summary_key
+from ...domain.validation import model_findings
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.units import Unit, mcp_config_dialect
+from ...jsonvalue import JsonObject, JsonValue, short_repr
+from ...mcp_live import codes as live_codes
+from ...mcp_live.codes import SUMMARY
+from ...mcp_live.config import CONFIG_MODELS, KNOWN_TYPES, entry_transport, server_entries
+from ..catalog import CATALOG
 
 FAMILY = "MCP configuration files"
 
@@ -63,14 +65,8 @@ UNDEFINED_INPUT = CATALOG.rule(
 _CODES = {"TS101": UNKNOWN_KEY.code, "TS102": MISSING.code, "TS103": WRONG_TYPE.code, "TS105": WRONG_TYPE.code}
 _INPUT = re.compile(r"\$\{input:([^}]*)\}")
 
-
-def summary_key(uri: str, name: str) -> str:
-    """Where the editor keeps the last live check of a server entry (`ToolRegistry.live`)."""
-    return f"mcp-summary:{uri}#{name}"
-
-
-def entry_digest(entry: Any) -> str:
-    return json.dumps(entry, sort_keys=True)
+LIVE_RULES = tuple(CATALOG.add(rule) for rule in live_codes.RULES)
+"""The live MCP server checks report on these configuration files' servers: catalogued with this family."""
 
 
 @CATALOG.unit_check("mcp_config")
@@ -103,7 +99,7 @@ def mcp_config_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             )
 
 
-def _entry_rules(name: str, pointer: tuple[str, str], entry: dict[str, Any]) -> Iterator[Finding]:
+def _entry_rules(name: str, pointer: tuple[str, str], entry: JsonObject) -> Iterator[Finding]:
     kind = entry.get("type")
     if isinstance(kind, str) and kind not in KNOWN_TYPES:
         known = ", ".join(f'"{t}"' for t in KNOWN_TYPES)
@@ -123,7 +119,7 @@ def _entry_rules(name: str, pointer: tuple[str, str], entry: dict[str, Any]) -> 
         yield Finding(MISSING.code, f"Server '{name}' is of type {transport} but has no `url`", pointer, "key")
 
 
-def _inputs(value: Any, pointer: tuple[str | int, ...], ids: set[Any]) -> Iterator[Finding]:
+def _inputs(value: JsonValue, pointer: tuple[str | int, ...], ids: set[Any]) -> Iterator[Finding]:
     if isinstance(value, str):
         for match in _INPUT.finditer(value):
             if match.group(1) not in ids:

@@ -7,14 +7,14 @@ import dataclasses
 import re
 from collections.abc import Iterator
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import MAX_RELATED, Finding, Fix, Related, ReplaceValue, Severity
-from ..engine.units import Unit
-from ..models.definitions import NAME_KEY
-from .profiles import PROFILES, enabled_profiles
-from .structure import short_repr
-from .tooldef import ToolView, tool_view
+from ...domain.providers import PROFILES, enabled_profiles
+from ...domain.tool import ToolView, tool_view
+from ...engine.context import CheckContext
+from ...engine.findings import MAX_RELATED, Finding, Fix, Related, ReplaceValue, Severity
+from ...engine.units import Unit
+from ...jsonvalue import short_repr
+from ...models.definitions import NAME_KEY
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: names"
 

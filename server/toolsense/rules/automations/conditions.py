@@ -11,16 +11,16 @@ what a model cannot say: `value` is required except for exists/not_exists, where
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, Severity
-from ..engine.units import Unit
-from ..models.base import StrictModel
-from ..models.definitions import NO_VALUE_OPS, Condition, ConditionOp
-from .automation_scope import AutomationView, condition_sites
-from .structure import model_findings, short_repr
+from ...domain.automation import AutomationView, condition_sites
+from ...domain.validation import model_findings
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, Severity
+from ...engine.units import Unit
+from ...jsonvalue import JsonValue, short_repr
+from ...models.base import StrictModel
+from ...models.definitions import NO_VALUE_OPS, Condition, ConditionOp
+from ..catalog import CATALOG
 
 FAMILY = "Automations: conditions, triggers and preflight"
 
@@ -102,7 +102,7 @@ def automation_conditions(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             )
 
 
-def _numeric(value: Any) -> bool:
+def _numeric(value: JsonValue) -> bool:
     if isinstance(value, bool):
         return False
     if isinstance(value, (int, float)):

@@ -1,21 +1,21 @@
-"""Strictness (seed 000): every object schema — nested, in `items`, in `$defs`, in `anyOf` branches — says
-`additionalProperties: false`, so a model cannot add keys the tool silently ignores (the seed's `query` and
-`chart_type`). Default warning; `severity.TS220` changes it. Where a strict profile applies, the profile's
-error (TS263) replaces this warning; with the Gemini profile (which rejects the keyword) it is not asked for.
+"""Strictness: every object schema — nested, in `items`, in `$defs`, in `anyOf` branches — says `additionalProperties:
+false`, so a model cannot add keys the tool silently ignores. Default warning; `severity.TS220` changes it. Where a
+strict profile applies, the profile's error (TS263) replaces this warning; with the Gemini profile (which rejects the
+keyword) it is not asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, InsertMembers, Severity
-from ..engine.units import Unit
-from ..settings import LimitsSettings
-from .profiles import active_profiles, strict_profiles
-from .tooldef import ContentMemo, SchemaNode, input_walk, is_object_schema, tool_view, unit_key
+from ...domain.providers import active_profiles, strict_profiles
+from ...domain.tool import ContentMemo, SchemaNode, input_walk, is_object_schema, tool_view, unit_key
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, InsertMembers, Severity
+from ...engine.units import Unit
+from ...jsonvalue import JsonObject
+from ...settings import LimitsSettings
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: strictness"
 
@@ -61,7 +61,7 @@ _MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
 _COMPOSED = frozenset({"allOf", "anyOf", "oneOf"})
 
 
-def _declares(node: dict[str, Any] | None) -> bool:
+def _declares(node: JsonObject | None) -> bool:
     return node is not None and (bool(node.get("properties")) or bool(node.get("patternProperties")))
 
 

@@ -1,9 +1,9 @@
 """Tool calls and tool inputs, validated against the tool's registered strict pydantic model when there is one
-(seed 000: `BoardToolInput.model_validate`), else against the tool's `input_schema` from the workspace.
+(what the runtime's `Model.model_validate` will say), else against the tool's `input_schema` from the workspace.
 
 - An Anthropic `tool_use` block (`input`), an OpenAI call (`arguments`: a JSON string or an object), or a bare
   input file associated with a tool by `tool_call_tool` (glob → tool name).
-- All errors at once (seed 002), in `format_validation_errors`'s vocabulary, each on its exact place — inside a
+- All errors at once, in `format_validation_errors`'s vocabulary, each on its exact place — inside a
   JSON-string `arguments` too (a character span within the string).
 - Coercible LLM mistakes (`"80"`, `"true"`) are fixable warnings, even when the model would coerce them.
 - An unknown tool name is an error with did-you-mean; a registered model that cannot be imported is a
@@ -17,11 +17,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from ..document.document import Document
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext, ToolRegistry
-from ..engine.findings import (
+from ...document.document import Document
+from ...document.jsontree import Pointer
+from ...domain.instances import recode, value_findings
+from ...domain.tool import value_at
+from ...domain.validation import model_findings
+from ...engine.context import CheckContext, ToolRegistry
+from ...engine.filefacts import NO_FACTS
+from ...engine.findings import (
     Finding,
     Fix,
     FixEdit,
@@ -32,11 +35,13 @@ from ..engine.findings import (
     ReplaceValue,
     Severity,
 )
-from ..engine.placement import place_bytes
-from ..engine.units import Unit, glob_match, root_value
-from .instances import recode, value_findings
-from .structure import json_type_name, model_findings, short_repr
-from .tooldef import value_at
+from ...engine.placement import place_bytes
+from ...engine.schemas import closest
+from ...engine.units import Unit, glob_match, root_value
+from ...engine.workspace import tool_infos, uri_to_path
+from ...jsonvalue import JsonObject, json_type_name, short_repr
+from ...usermodels import LoadedModel
+from ..catalog import CATALOG
 
 FAMILY = "Tool calls"
 MODELS_FAMILY = "Registered models"
@@ -174,8 +179,6 @@ def model_problem(ctx: CheckContext, tool: str, pointer: Pointer) -> Finding | N
 def _bare_input_tool(ctx: CheckContext) -> str | None:
     if not ctx.settings.tool_call_tool:
         return None
-    from ..engine.workspace import uri_to_path
-
     path = uri_to_path(ctx.uri)
     text = str(path) if path is not None else ctx.uri
     for pattern, tool in ctx.settings.tool_call_tool.items():
@@ -213,8 +216,6 @@ def request_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     calls = [u for u in units if u.kind == "tool_call" and u.origin == "request" and u.dialect in _NAME_AND_INPUT]
     if not calls:
         return
-    from ..engine.workspace import tool_infos
-
     tools = [u for u in units if u.kind == "tool"]
     if not tools:
         return
@@ -224,7 +225,7 @@ def request_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     built_in = any(u.dialect is None for u in tools)
     registry = ToolRegistry()
     registry.set_file(ctx.uri, tool_infos(ctx.uri, tools, requests=True))
-    own = CheckContext(ctx.settings, registry, ctx.uri, ctx.trusted, ctx.models)
+    own = replace(ctx, registry=registry, facts=NO_FACTS, root_uri="")
     for unit in calls:
         assert unit.dialect is not None
         name_pointer, input_pointer = _NAME_AND_INPUT[unit.dialect]
@@ -301,7 +302,7 @@ def check_call(
         yield Finding(CUT_SHORT.code, f"Checking {subject} was cut short: {note}", input_pointer, "key")
 
 
-def _model_findings(loaded: Any, arguments: dict[str, Any], subject: str, budget: int) -> list[Finding]:
+def _model_findings(loaded: LoadedModel, arguments: JsonObject, subject: str, budget: int) -> list[Finding]:
     try:
         findings = recode(model_findings(loaded.model, arguments, subject), CODES)
     except Exception as error:  # a user validator that raises something other than ValueError
@@ -316,11 +317,8 @@ def _model_findings(loaded: Any, arguments: dict[str, Any], subject: str, budget
 def _unknown_tool(name: str, pointer: Pointer, ctx: CheckContext) -> Finding:
     candidates = ctx.registry.suggest(name)
     for registered in ctx.settings.models:
-        if registered not in candidates and registered != name:
-            from ..engine.schemas import closest
-
-            if closest(name, [registered]):
-                candidates.append(registered)
+        if registered not in candidates and registered != name and closest(name, [registered]):
+            candidates.append(registered)
     message = f"Unknown tool {short_repr(name)}"
     if candidates:
         message += f". Did you mean {short_repr(candidates[0])}?"

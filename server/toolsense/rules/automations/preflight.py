@@ -4,7 +4,7 @@ Trigger settings per `trigger_type` beyond their shape (which the structure fami
 interval, a known schedule interval (with the usual aliases: `hourly` → `1hr`), `time_of_day` as `HH:MM`,
 `run_at` as a real ISO 8601 timestamp — each with a fix where the intent is clear.
 
-Static preflight (seed 004, layer 5, without running anything): every `trigger_data.*` path is looked up in what
+Static preflight (without running anything): every `trigger_data.*` path is looked up in what
 is known of the trigger data — the polling source tool's MCP `outputSchema`, or a sample output file named in
 settings (`[tool.toolsense.samples] oura_get_daily_sleep = "samples/sleep.json"`; a webhook payload sample uses
 the key `webhook:<service>:<event_type>`). Paths into an earlier action's output are checked the same way
@@ -19,13 +19,13 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, ReplaceValue, Severity
-from ..engine.units import Unit
-from ..models.definitions import RecurringInterval
-from .automation_scope import AutomationView
-from .structure import short_repr
+from ...domain.automation import AutomationView
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, ReplaceValue, Severity
+from ...engine.units import Unit
+from ...jsonvalue import short_repr
+from ...models.definitions import RecurringInterval
+from ..catalog import CATALOG
 
 FAMILY = "Automations: conditions, triggers and preflight"
 

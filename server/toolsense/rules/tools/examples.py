@@ -1,16 +1,16 @@
-"""`input_examples` validated against the tool's own `input_schema` (seed 000: the SLO examples used
-`burn_alerts`, which the schema did not define). Every error is placed inside its example — an unknown key on
-the key, a wrong value on the value, a missing property on the example — with the same wording, did-you-mean
-and fixes as everywhere else. Matching a `pattern` cannot hang: see `instances`."""
+"""`input_examples` validated against the tool's own `input_schema`: an example that uses a key the schema does not
+define teaches the model a call the tool rejects. Every error is placed inside its example — an unknown key on the
+key, a wrong value on the value, a missing property on the example — with the same wording, did-you-mean and fixes as
+everywhere else. Matching a `pattern` cannot hang: see `domain.validators`."""
 
 from __future__ import annotations
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.units import Unit
-from .instances import value_findings
-from .tooldef import ContentMemo, tool_view, unit_key
+from ...domain.instances import value_findings
+from ...domain.tool import ContentMemo, tool_view, unit_key
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.units import Unit
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: input examples"
 

@@ -6,15 +6,15 @@ enabled profile (OpenAI: 1,024 characters); Anthropic, MCP and Gemini document n
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Severity
-from ..engine.schemas import resolve_local_ref
-from ..engine.units import Unit
-from ..settings import LimitsSettings, Settings
-from .tooldef import ContentMemo, has_path, input_walk, tool_view, unit_key
+from ...domain.tool import ContentMemo, has_path, input_walk, tool_view, unit_key
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Severity
+from ...engine.schemas import resolve_local_ref
+from ...engine.units import Unit
+from ...jsonvalue import JsonValue
+from ...settings import LimitsSettings, Settings
+from ..catalog import CATALOG
 
 FAMILY = "Tool definitions: descriptions"
 
@@ -42,7 +42,7 @@ TOO_LONG = CATALOG.rule(
 )
 
 
-def _described(node: Any, root: Any) -> bool:
+def _described(node: JsonValue, root: JsonValue) -> bool:
     if not isinstance(node, dict):
         return True  # `true`/`false` schemas: nothing to describe
     text = node.get("description")
@@ -51,7 +51,7 @@ def _described(node: Any, root: Any) -> bool:
     ref = node.get("$ref")
     if isinstance(ref, str):
         target = resolve_local_ref(root, ref)
-        if isinstance(target, dict) and isinstance(target.get("description"), str) and target["description"].strip():
+        if isinstance(target, dict) and isinstance(text := target.get("description"), str) and text.strip():
             return True
     return False
 

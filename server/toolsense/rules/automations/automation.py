@@ -17,16 +17,18 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from ..document.jsontree import Pointer
-from ..engine.catalog import CATALOG
-from ..engine.context import CheckContext
-from ..engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember, RenameKey, ReplaceValue, Severity
-from ..engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
-from ..engine.units import Unit
-from .automation_scope import AutomationView, Env, similar
-from .instances import build_validator, safe_search, with_stack_room
-from .structure import json_type_name, placeholder_for, short_repr, snippet_for
-from .template_syntax import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
+from ...document.jsontree import Pointer
+from ...domain.automation import AutomationView, similar
+from ...domain.shapes import Env
+from ...domain.templates import BUILTIN_BY_NAME, RESERVED_ROOTS, has_template
+from ...domain.validation import placeholder_for, snippet_for
+from ...domain.validators import build_validator, safe_search, with_stack_room
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Fix, InsertMembers, Related, RemoveMember, RenameKey, ReplaceValue, Severity
+from ...engine.schemas import enum_values, expand, json_types, properties_of, subschemas_at
+from ...engine.units import Unit
+from ...jsonvalue import JsonObject, JsonValue, json_type_name, short_repr
+from ..catalog import CATALOG
 from .templates import template_type_finding
 
 FAMILY = "Automations: actions and tools"
@@ -104,7 +106,7 @@ def automation_actions(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     view = AutomationView.of(unit.value)
     if view is None:
         return
-    env = Env(ctx)
+    env = Env.of(ctx)
     actions = unit.value.get("actions")
     if isinstance(actions, list) and not actions:
         yield EMPTY_ACTIONS.finding(
@@ -247,7 +249,7 @@ def _name_conflicts(view: AutomationView) -> Iterator[Finding]:
 
 def parameter_findings(
     parameters: Any,
-    schema: dict[str, Any],
+    schema: JsonObject,
     tool: str,
     base: Pointer,
     present: bool = True,
@@ -298,7 +300,7 @@ def parameter_findings(
     if missing:
         yield _missing(tool, missing, schema, base, present, guesses)
 
-    literal: dict[str, Any] = {}
+    literal: JsonObject = {}
     for key, value in parameters.items():
         if key not in by_name:
             continue
@@ -312,12 +314,12 @@ def parameter_findings(
         yield from _value_findings(literal, schema, tool, base, dialect)
 
 
-def _required_names(node: dict[str, Any]) -> list[str]:
+def _required_names(node: JsonObject) -> list[str]:
     names = node.get("required")
     return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
 
 
-def _allows_extra(roots: list[dict[str, Any]], has_properties: bool) -> bool:
+def _allows_extra(roots: list[JsonObject], has_properties: bool) -> bool:
     for node in roots:
         extra = node.get("additionalProperties")
         if extra is True or isinstance(extra, dict) or isinstance(node.get("patternProperties"), dict):
@@ -327,7 +329,7 @@ def _allows_extra(roots: list[dict[str, Any]], has_properties: bool) -> bool:
     return not any(node.get("additionalProperties") is False for node in roots)
 
 
-def _fits(value: Any, schemas: list[dict[str, Any]]) -> bool:
+def _fits(value: JsonValue, schemas: list[JsonObject]) -> bool:
     kinds = json_types(schemas)
     if not kinds:
         return True
@@ -336,7 +338,7 @@ def _fits(value: Any, schemas: list[dict[str, Any]]) -> bool:
 
 
 def _missing(
-    tool: str, missing: list[str], schema: dict[str, Any], base: Pointer, present: bool, guesses: dict[str, str]
+    tool: str, missing: list[str], schema: JsonObject, base: Pointer, present: bool, guesses: dict[str, str]
 ) -> Finding:
     quoted = ", ".join(f"'{name}'" for name in missing)
     noun = "parameter" if len(missing) == 1 else "parameters"
@@ -357,7 +359,7 @@ def _missing(
 
 
 def _value_findings(
-    literal: dict[str, Any], schema: dict[str, Any], tool: str, base: Pointer, dialect: str | None
+    literal: JsonObject, schema: JsonObject, tool: str, base: Pointer, dialect: str | None
 ) -> Iterator[Finding]:
     """The literal parameter values against the whole input schema, in one validation ($refs resolve)."""
     try:
@@ -381,7 +383,7 @@ def _dotted(parts: tuple[str | int, ...]) -> str:
     return ".".join(str(p) for p in parts)
 
 
-def _schema_error(error: ValidationError, schema: dict[str, Any], tool: str, base: Pointer) -> Iterator[Finding]:
+def _schema_error(error: ValidationError, schema: JsonObject, tool: str, base: Pointer) -> Iterator[Finding]:
     path: tuple[str | int, ...] = tuple(error.absolute_path)
     pointer: Pointer = (*base, *path)
     label = f"Parameter '{_dotted(path)}' of tool '{tool}'"
@@ -442,7 +444,7 @@ def _schema_error(error: ValidationError, schema: dict[str, Any], tool: str, bas
 
 
 def _enum_error(
-    error: ValidationError, schema: dict[str, Any], path: tuple[str | int, ...], pointer: Pointer, label: str
+    error: ValidationError, schema: JsonObject, path: tuple[str | int, ...], pointer: Pointer, label: str
 ) -> Finding:
     allowed = enum_values(subschemas_at(schema, path))
     if not allowed:

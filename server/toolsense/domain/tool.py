@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from ..document.jsontree import Pointer
 from ..engine.units import Unit
+from ..jsonvalue import JsonObject, JsonValue
 from ..models.definitions import DESCRIPTION_KEY, EXAMPLES_KEY, NAME_KEY, SCHEMA_KEY, schema_pointer
 from ..models.dialects import Dialect, lower_types
 
@@ -33,7 +34,7 @@ DIALECT_LABEL: dict[str, str] = {dialect: dialect.label for dialect in Dialect}
 """The word for a unit of each dialect in messages ("OpenAI function", "Gemini function declaration")."""
 
 
-def value_at(value: Any, pointer: Pointer) -> Any:
+def value_at(value: JsonValue, pointer: Pointer) -> JsonValue:
     """The value at pointer, or None when the path does not exist."""
     node = value
     for part in pointer:
@@ -48,7 +49,7 @@ def value_at(value: Any, pointer: Pointer) -> Any:
     return node
 
 
-def has_path(value: Any, pointer: Pointer) -> bool:
+def has_path(value: JsonValue, pointer: Pointer) -> bool:
     node = value
     for part in pointer:
         if isinstance(node, dict) and isinstance(part, str) and part in node:
@@ -66,12 +67,12 @@ class ToolView:
     """A function tool's parts, with pointers relative to the unit."""
 
     dialect: str
-    value: dict[str, Any]
+    value: JsonObject
     name: str | None
     name_pointer: Pointer
-    schema: Any
+    schema: JsonValue
     schema_pointer: Pointer
-    description: Any
+    description: JsonValue
     description_pointer: Pointer
     strict: bool
     strict_pointer: Pointer | None
@@ -82,7 +83,7 @@ class ToolView:
         return f"{base} '{self.name}'" if self.name else base
 
     @property
-    def examples(self) -> Any:
+    def examples(self) -> JsonValue:
         key = EXAMPLES_KEY.get(self.dialect)
         return value_at(self.value, key) if key else None
 
@@ -216,7 +217,7 @@ class SchemaNode:
     """One subschema: its pointer (relative to the walked schema), nesting depth, and how it was reached."""
 
     pointer: Pointer
-    node: dict[str, Any]
+    node: JsonObject
     depth: int
     via: str
     """The keyword that led here: "" for the root, "properties", "items", "$defs", "anyOf", …"""
@@ -239,7 +240,7 @@ class SchemaWalk:
     """Why the walk stopped early (too deep, too many subschemas), or None."""
 
 
-def walk_schema(schema: Any, max_depth: int = 64, max_nodes: int = 20_000) -> SchemaWalk:
+def walk_schema(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000) -> SchemaWalk:
     """Every object subschema, depth first in document order, bounded by depth and count."""
     nodes: list[SchemaNode] = []
     truncated: str | None = None
@@ -274,7 +275,7 @@ def walk_schema(schema: Any, max_depth: int = 64, max_nodes: int = 20_000) -> Sc
 _CONDITIONAL = frozenset({"not", "if", "propertyNames", "contains", "dependentSchemas"})
 
 
-def is_object_schema(node: dict[str, Any]) -> bool:
+def is_object_schema(node: JsonObject) -> bool:
     """A schema that describes objects: `type: object` (or a list with it), or properties without a type."""
     kind = node.get("type")
     if kind == "object" or (isinstance(kind, list) and "object" in kind):
@@ -282,7 +283,7 @@ def is_object_schema(node: dict[str, Any]) -> bool:
     return kind is None and isinstance(node.get("properties"), dict) and "$ref" not in node
 
 
-def types_of(node: dict[str, Any]) -> list[str]:
+def types_of(node: JsonObject) -> list[str]:
     kind = node.get("type")
     if isinstance(kind, str):
         return [kind]

@@ -1,0 +1,19 @@
+"""What the editor learnt by running an MCP server when asked, and how a check finds it again: the summary is
+kept in `ToolRegistry.live` under the entry's key, with the digest of the entry it was made for (an edited entry
+no longer matches it)."""
+
+from __future__ import annotations
+
+import json
+
+from ..jsonvalue import JsonValue
+
+
+def summary_key(uri: str, name: str) -> str:
+    """Where the editor keeps the last live check of a server entry (`ToolRegistry.live`)."""
+    return f"mcp-summary:{uri}#{name}"
+
+
+def entry_digest(entry: JsonValue) -> str:
+    """The server entry as it was when checked: equal for equal entries, whatever their key order."""
+    return json.dumps(entry, sort_keys=True)

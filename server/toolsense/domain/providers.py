@@ -1,0 +1,236 @@
+"""Provider tables: each profile's name rule and dated limits (`AS_OF`), the schema keywords and formats the strict
+subsets accept, and the budget maths (what a tool's schema costs against those limits).
+
+Limits are dated defaults, each overridable in `[tool.toolsense.profile_limits.<profile>]`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.schemas import resolve_local_ref
+from ..jsonvalue import JsonValue
+from ..settings import ProfileLimits, Settings
+from .tool import ToolView, is_object_schema, walk_schema
+
+AS_OF = "2026-11"
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    provider: str
+    strict: bool
+    name_pattern: str
+    name_rule: str
+    limits: ProfileLimits = field(default_factory=ProfileLimits)
+
+
+PROFILES: dict[str, Profile] = {
+    "anthropic": Profile(
+        "anthropic", "Anthropic", False, r"^[a-zA-Z0-9_-]{1,64}$", "1–64 characters of a-z A-Z 0-9 _ -"
+    ),
+    "anthropic-strict": Profile(
+        "anthropic-strict",
+        "Anthropic",
+        True,
+        r"^[a-zA-Z0-9_-]{1,64}$",
+        "1–64 characters of a-z A-Z 0-9 _ -",
+        ProfileLimits(max_strict_tools=20, max_optional_parameters=24, max_union_parameters=16),
+    ),
+    "openai": Profile(
+        "openai",
+        "OpenAI",
+        False,
+        r"^[a-zA-Z0-9_-]{1,64}$",
+        "1–64 characters of a-z A-Z 0-9 _ -",
+        ProfileLimits(max_tools=128),
+    ),
+    "openai-strict": Profile(
+        "openai-strict",
+        "OpenAI",
+        True,
+        r"^[a-zA-Z0-9_-]{1,64}$",
+        "1–64 characters of a-z A-Z 0-9 _ -",
+        ProfileLimits(
+            max_properties=5000,
+            max_depth=10,
+            max_enum_values=1000,
+            max_total_chars=120_000,
+            max_large_enum_chars=15_000,
+            max_tools=128,
+        ),
+    ),
+    "gemini": Profile(
+        "gemini",
+        "Gemini",
+        False,
+        r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
+        "a letter or _ then up to 63 of a-z A-Z 0-9 _ . : -",
+    ),
+    "mcp": Profile("mcp", "MCP", False, r"^[A-Za-z0-9_.-]{1,128}$", "1–128 characters of A-Z a-z 0-9 _ . -"),
+}
+
+LARGE_ENUM = 250
+"""OpenAI: a string enum with more values than this has a character budget of its own."""
+
+OPENAI_STRICT_UNSUPPORTED = ("allOf", "not", "dependentRequired", "dependentSchemas", "if", "then", "else")
+OPENAI_STRICT_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+ANTHROPIC_STRICT_UNSUPPORTED = (
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+)
+ANTHROPIC_STRICT_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+)
+GEMINI_KEYWORDS = frozenset(
+    {
+        "type",
+        "format",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "anyOf",
+        "default",
+        "minimum",
+        "maximum",
+        "propertyOrdering",
+        "title",
+        "example",
+    }
+)
+
+
+def profile_limits(name: str, settings: Settings) -> ProfileLimits:
+    """The dated defaults with the settings' overrides on top."""
+    base = PROFILES[name].limits if name in PROFILES else ProfileLimits()
+    override = settings.profile_limits.get(name)
+    if override is None:
+        return base
+    merged = base.model_dump()
+    merged.update({k: v for k, v in override.model_dump().items() if v is not None})
+    return ProfileLimits(**merged)
+
+
+def enabled_profiles(settings: Settings) -> list[str]:
+    return [name for name in settings.profiles if name in PROFILES]
+
+
+def active_profiles(view: ToolView, settings: Settings) -> list[str]:
+    """Profiles whose rules apply to this tool: the enabled ones, plus the strict subset a tool asks for."""
+    names = enabled_profiles(settings)
+    if view.strict:
+        implied = "anthropic-strict" if view.dialect == "anthropic" else "openai-strict"
+        if implied not in names:
+            names.append(implied)
+    return names
+
+
+def strict_profiles(view: ToolView, settings: Settings) -> list[str]:
+    return [name for name in active_profiles(view, settings) if PROFILES[name].strict]
+
+
+# --- the budget ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a tool's schema costs against provider limits."""
+
+    properties: int
+    depth: int
+    enum_values: int
+    total_chars: int
+    largest_enum: int
+    largest_enum_chars: int
+    optional_parameters: int
+    union_parameters: int
+    recursive: bool
+
+
+def tool_budget(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000) -> Budget:
+    walk = walk_schema(schema, max_depth, max_nodes)
+    properties = enum_values = chars = largest = largest_chars = optional = unions = 0
+    for entry in walk.nodes:
+        node = entry.node
+        props = node.get("properties")
+        found = node.get("required")
+        required: list[Any] = found if isinstance(found, list) else []
+        if isinstance(props, dict):
+            properties += len(props)
+            chars += sum(len(name) for name in props)
+            for name, sub in props.items():
+                if name not in required:
+                    optional += 1
+                if isinstance(sub, dict) and (isinstance(sub.get("anyOf"), list) or isinstance(sub.get("type"), list)):
+                    unions += 1
+        for key in ("$defs", "definitions"):
+            if isinstance(defs := node.get(key), dict):
+                chars += sum(len(name) for name in defs)
+        values = node.get("enum")
+        if isinstance(values, list):
+            enum_values += len(values)
+            size = sum(len(v) if isinstance(v, str) else len(json.dumps(v)) for v in values)
+            chars += size
+            if len(values) > largest:
+                largest, largest_chars = len(values), size
+        if "const" in node:
+            enum_values += 1
+            chars += len(node["const"]) if isinstance(node["const"], str) else len(json.dumps(node["const"]))
+    depth, recursive = _object_depth(schema, max_depth)
+    return Budget(properties, depth, enum_values, chars, largest, largest_chars, optional, unions, recursive)
+
+
+def _object_depth(schema: Any, limit: int) -> tuple[int, bool]:
+    """Deepest nesting of object schemas, following local `$ref`s (each target measured once); and whether a
+    `$ref` cycle exists."""
+    recursive = False
+    memo: dict[str, int] = {}
+
+    def depth(node: Any, active: frozenset[str], level: int) -> int:
+        nonlocal recursive
+        if not isinstance(node, dict) or level > limit:
+            return 0
+        ref = node.get("$ref")
+        own = 0
+        if isinstance(ref, str) and ref.startswith("#"):
+            if ref in active:
+                recursive = True
+            elif ref in memo:
+                own = memo[ref]
+            else:
+                own = memo[ref] = depth(resolve_local_ref(schema, ref), active | {ref}, level + 1)
+        here = 1 if is_object_schema(node) else 0
+        children: list[Any] = []
+        for key in ("properties", "patternProperties"):
+            if isinstance(node.get(key), dict):
+                children.extend(node[key].values())
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), dict):
+                children.append(node[key])
+        for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            if isinstance(node.get(key), list):
+                children.extend(node[key])
+        deepest = max((depth(child, active, level + 1) for child in children), default=0)
+        return max(own, here + deepest)
+
+    return depth(schema, frozenset(), 0), recursive

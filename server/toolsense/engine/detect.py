@@ -1,0 +1,203 @@
+"""What a JSON object is, from its top-level keys: a tool of which dialect, an automation, a tool call, a wrapper
+of those (a request body, a `tools/list` result). Read from a decoded value or from a `skeleton` of a tree-sitter
+node (a few keys deep), so detection never walks a whole file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tree_sitter import Node
+
+from ..document.jsontree import Pointer, pair_key, pairs, string_value
+from ..models.dialects import GEMINI_TYPES, SERVER_TOOL_TYPE, Dialect
+from .catalog import UnitKind
+
+AUTOMATION_KEYS = frozenset({"trigger_type", "trigger_config"})
+FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
+"""Keys of an OpenAI `function`: beside `function` they are misplaced, not an application's own keys."""
+OPENAI_TOOL_TYPES = frozenset(
+    {
+        "file_search",
+        "code_interpreter",
+        "web_search",
+        "web_search_preview",
+        "computer_use_preview",
+        "image_generation",
+        "mcp",
+        "local_shell",
+        "shell",
+        "apply_patch",
+        "custom",
+    }
+)
+BUILT_IN_PREFIXES = (
+    "file_search",
+    "code_interpreter",
+    "web_search",
+    "computer",
+    "bash",
+    "text_editor",
+    "image_generation",
+    "mcp",
+    "local_shell",
+    "memory",
+)
+GEMINI_TOOL_KEYS = frozenset(
+    {
+        "googleSearch",
+        "google_search",
+        "googleSearchRetrieval",
+        "google_search_retrieval",
+        "codeExecution",
+        "code_execution",
+        "retrieval",
+        "urlContext",
+        "url_context",
+        "googleMaps",
+        "google_maps",
+        "fileSearch",
+        "file_search",
+        "computerUse",
+        "computer_use",
+        "mcpServers",
+        "enterpriseWebSearch",
+    }
+)
+DECLARATIONS = ("functionDeclarations", "function_declarations")
+REQUEST_KEYS = frozenset(
+    {
+        "messages",
+        "input",
+        "model",
+        "contents",
+        "system",
+        "max_tokens",
+        "maxTokens",
+        "max_output_tokens",
+        "tool_choice",
+        "toolChoice",
+        "temperature",
+        "stream",
+    }
+)
+LIST_RESULT_KEYS = frozenset({"tools", "nextCursor", "_meta", "ttlMs", "cacheScope", "resultType"})
+_BARE_CALL_KEYS = frozenset({"name", "input", "id"})
+
+
+@dataclass(frozen=True)
+class Detected:
+    """What one object is: its kind, its dialect (None for a provider's built-in tool that has no schema to
+    check) and, for an application's record, the pointer of the tool inside it."""
+
+    kind: UnitKind
+    dialect: Dialect | None
+    inner: Pointer = ()
+
+
+def detect(value: Any, relaxed: bool = False) -> Detected | None:
+    """The unit this object is, from its keys (a decoded value or a `skeleton`); None when it is none of ours.
+
+    relaxed (a folder glob pointed at the file): a tool may lack its name.
+    """
+    if not isinstance(value, Mapping):
+        return None
+    kind = value.get("type")
+    named = isinstance(value.get("name"), str)
+    if AUTOMATION_KEYS & value.keys():
+        return Detected("automation", Dialect.AUTOMATION)
+    if kind == "tool_use" and (named or relaxed):
+        return Detected("tool_call", Dialect.ANTHROPIC_CALL)
+    if kind == "function_call" and (named or relaxed):
+        return Detected("tool_call", Dialect.OPENAI_RESPONSES_CALL)
+    if relaxed and named and isinstance(value.get("input"), Mapping) and value.keys() <= _BARE_CALL_KEYS:
+        # A tool's input as the model sent it, without the content block's `type` (a log, a fixture): in a folder
+        # of calls that is what it is.
+        return Detected("tool_call", Dialect.ANTHROPIC_CALL)
+    if isinstance(value.get("toolUse"), Mapping):
+        return Detected("tool_call", Dialect.BEDROCK_CALL)
+    function = value.get("function")
+    if isinstance(function, Mapping) and "arguments" in function:
+        return Detected("tool_call", Dialect.OPENAI_CALL)
+    arguments = value.get("arguments")
+    if isinstance(arguments, (str, Mapping)) and named and "parameters" not in value:
+        return Detected("tool_call", Dialect.OPENAI_FLAT_CALL)
+    if isinstance(value.get("toolSpec"), Mapping):
+        return Detected("tool", Dialect.BEDROCK)
+    if isinstance(value.get("inputSchema"), Mapping) and (named or relaxed):
+        return Detected("tool", Dialect.MCP)
+    if isinstance(value.get("input_schema"), Mapping) and (named or relaxed):
+        return Detected("tool", Dialect.ANTHROPIC)
+    if isinstance(function, Mapping):
+        own = set(value.keys()) - {"type", "function"} - FUNCTION_KEYS
+        # `type: "function"` says the object is the Chat Completions tool itself: keys beside it are judged (as
+        # warnings unless sent as-is); without it, keys beside `function` are an application's record around it.
+        if (not own or kind == "function") and (kind == "function" or relaxed or isinstance(function.get("name"), str)):
+            return Detected("tool", Dialect.OPENAI)
+        if own and isinstance(function.get("name"), str) and {"parameters", "description"} & function.keys():
+            return Detected("tool", Dialect.OPENAI_FLAT, ("function",))  # an application's record
+    if ("parametersJsonSchema" in value or "parameters_json_schema" in value) and (named or relaxed):
+        return Detected("tool", Dialect.GEMINI)
+    parameters = value.get("parameters")
+    schema_like = isinstance(parameters, Mapping) and (not parameters or {"type", "properties"} & parameters.keys())
+    if isinstance(parameters, Mapping) and (named or (relaxed and schema_like)) and not isinstance(arguments, list):
+        return Detected("tool", Dialect.GEMINI if upper_type(parameters) else Dialect.OPENAI_FLAT)
+    if kind == "function" and named:
+        return Detected("tool", Dialect.OPENAI_FLAT)
+    if isinstance(kind, str) and named and SERVER_TOOL_TYPE.fullmatch(kind):
+        return Detected("tool", Dialect.ANTHROPIC_SERVER)
+    if isinstance(kind, str) and (kind in OPENAI_TOOL_TYPES or kind.startswith(BUILT_IN_PREFIXES)):
+        return Detected("tool", None)
+    return None
+
+
+def upper_type(schema: Mapping[str, Any]) -> bool:
+    """Gemini's OpenAPI-subset spelling at the root of a schema: `"type": "OBJECT"`."""
+    kind = schema.get("type")
+    return isinstance(kind, str) and kind != kind.lower() and kind in GEMINI_TYPES
+
+
+def neutral(value: Any) -> bool:
+    """An entry of a tools list that is a provider's non-function tool with nothing to check (Gemini
+    `{"googleSearch": {}}`, Bedrock `{"cachePoint": …}`): it neither claims a file nor counts against it."""
+    return isinstance(value, Mapping) and bool(value) and value.keys() <= (GEMINI_TOOL_KEYS | {"cachePoint"})
+
+
+# --- skeletons of tree-sitter nodes ----------------------------------------------------------------------
+
+_DECODED = frozenset({"type", "name", "role", "$schema", "method"})
+_EXPANDED = frozenset({"function", "toolSpec", "parameters", "toolUse"})
+
+
+def skeleton(obj: Node, depth: int = 0) -> dict[str, Any]:
+    """The object's keys with just enough of their values for `detect`: the strings `type`, `name` and `role`,
+    the kind of every other value, and the keys of the few members detection looks into."""
+    out: dict[str, Any] = {}
+    for pair in pairs(obj):
+        key = pair_key(pair)
+        value = pair.child_by_field_name("value")
+        if key is None or value is None:
+            continue
+        kind = value.type
+        if kind == "object":
+            out[key] = skeleton(value, depth + 1) if depth < 3 and key in _EXPANDED else {"": None}
+        elif kind == "array":
+            out[key] = [value] if key in DECLARATIONS or key in ("tools", "messages") else []
+        elif kind == "string":
+            out[key] = string_value(value) if key in _DECODED else ""
+        elif kind in ("true", "false"):
+            out[key] = kind == "true"
+        elif kind == "number":
+            out[key] = 0
+        else:
+            out[key] = None
+    return out
+
+
+def member_node(obj: Node, key: str) -> Node | None:
+    found = None
+    for pair in pairs(obj):
+        if pair_key(pair) == key:
+            found = pair.child_by_field_name("value")
+    return found

@@ -1,0 +1,27 @@
+"""A tool call against its dialect's pydantic model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...domain.validation import model_findings
+from ...engine.context import CheckContext
+from ...engine.findings import Finding
+from ...engine.units import Unit
+from ...jsonvalue import json_type_name
+from ...models.definitions import (
+    CALL_MODELS,
+)
+from ..catalog import CATALOG
+from ..structure import WRONG_TYPE, own_keys
+
+
+@CATALOG.unit_check("tool_call")
+def call_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+    model = CALL_MODELS.get(unit.dialect or "")
+    if model is None:
+        return
+    if not isinstance(unit.value, dict):
+        yield Finding(WRONG_TYPE.code, f"Expected a tool call object, received {json_type_name(unit.value)}")
+        return
+    yield from model_findings(model, own_keys(unit), "tool call")

@@ -1,0 +1,34 @@
+"""Rules for tool definitions."""
+
+from . import structure  # first: findings at one place keep the order their checks ran in
+
+# isort: split
+from . import (
+    descriptions,
+    dialects,
+    drift,
+    examples,
+    json_schema,
+    mcp,
+    mcp_profiles,
+    names,
+    profiles,
+    strictness,
+)
+
+MODULES = (
+    descriptions,
+    dialects,
+    drift,
+    examples,
+    json_schema,
+    mcp,
+    mcp_profiles,
+    names,
+    profiles,
+    strictness,
+    structure,
+)
+"""Each registers its rules and checks in the catalog as it is imported."""
+
+__all__ = ["MODULES"]

@@ -1,0 +1,319 @@
+"""A tool's schema against its dialect's meta-schema (each error placed inside the schema, worded for people),
+and the fast path that answers "valid" in microseconds for the handful of keywords most real schemas use."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
+
+from ...document.jsontree import Pointer
+from ...domain.tool import (
+    JSON_TYPES,
+)
+from ...domain.validators import canonical, meta_registry, offline_registry, validator_class
+from ...engine.findings import Finding, Fix, ReplaceValue
+from ...jsonvalue import JsonValue, json_type_name, short_repr
+
+# --- meta-schema ------------------------------------------------------------------------------------------
+from .schema_codes import INVALID, TOO_COMPLEX, TYPE_ALIASES
+
+
+@dataclass(frozen=True)
+class MetaError:
+    pointer: Pointer
+    message: str
+    fix_json: str | None = None
+    fix_title: str = ""
+    fix_safe: bool = False
+
+
+@functools.lru_cache(maxsize=1024)
+def _meta_errors(text: str, cls: type[Validator]) -> tuple[MetaError, ...]:
+    """The meta-schema's errors for a schema (by content: check_schema costs ~3 ms for 2020-12)."""
+    schema = json.loads(text)
+    meta = _meta_validator(cls)
+    found: list[MetaError] = []
+    try:
+        errors = sorted(meta.iter_errors(schema), key=lambda e: tuple(str(p) for p in e.absolute_path))
+    except RecursionError:
+        return (MetaError((), "The schema nests too deeply to check against its meta-schema"),)
+    for error in errors:
+        made = _meta_error(error)
+        if made not in found:  # 2019-09's meta-schema reports an error once per vocabulary
+            found.append(made)
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=16)
+def _meta_validator(cls: type[Validator]) -> Validator:
+    meta = flat_2020_12_meta_schema() if cls is Draft202012Validator else cls.META_SCHEMA
+    return cls(meta, format_checker=cls.FORMAT_CHECKER, registry=offline_registry())
+
+
+_META_2020_12 = "https://json-schema.org/draft/2020-12/"
+
+
+@functools.lru_cache(maxsize=1)
+def flat_2020_12_meta_schema() -> dict[str, Any]:
+    """The 2020-12 meta-schema as one document without `$dynamicRef`: its vocabularies' properties and `$defs`
+    merged, `{"$dynamicRef": "#meta"}` → `{"$ref": "#"}`. It accepts and rejects exactly what the original does
+    (tests/rules_tools compare them on the corpus), ~15× faster: the original's dynamic references dominate
+    (~3 ms per schema) and it reports each error once per vocabulary."""
+    registry = meta_registry()
+    top: dict[str, Any] = registry.contents(_META_2020_12 + "schema")
+    properties: dict[str, Any] = {}
+    definitions: dict[str, Any] = {}
+    for part in top.get("allOf", []):
+        vocabulary = registry.contents(_META_2020_12 + part["$ref"])
+        properties.update(_static(vocabulary.get("properties", {})))
+        definitions.update(_static(vocabulary.get("$defs", {})))
+    properties.update(_static(top.get("properties", {})))
+    return {"type": ["object", "boolean"], "properties": properties, "$defs": definitions}
+
+
+def _static(node: JsonValue) -> Any:
+    if isinstance(node, list):
+        return [_static(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {key: _static(value) for key, value in node.items() if key != "$dynamicRef"}
+    if node.get("$dynamicRef") == "#meta":
+        result["$ref"] = "#"
+    ref = result.get("$ref")
+    if isinstance(ref, str) and "#" in ref and not ref.startswith("#"):
+        result["$ref"] = "#" + ref.split("#", 1)[1]  # "meta/validation#/$defs/x" → "#/$defs/x" (merged here)
+    return result
+
+
+def _keyword(path: Pointer) -> str:
+    for part in reversed(path):
+        if isinstance(part, str):
+            return part
+    return "schema"
+
+
+def _meta_error(error: ValidationError) -> MetaError:
+    path: Pointer = tuple(error.absolute_path)
+    keyword = _keyword(path)
+    instance = error.instance
+    value = error.validator_value
+    found = f"{json_type_name(instance)} {short_repr(instance, 40)}"
+    if error.validator == "type":
+        expected = [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+        if sorted(expected) == ["boolean", "object"]:
+            message = f"Expected a schema (an object, or true/false) at '{keyword}', found {found}"
+            if isinstance(instance, str) and instance.strip().lower() in ("true", "false"):
+                replacement = instance.strip().lower()
+                return MetaError(path, message, replacement, f"Use {replacement}", True)
+            if isinstance(instance, str) and (instance in JSON_TYPES or instance.lower() in TYPE_ALIASES):
+                kind = instance if instance in JSON_TYPES else TYPE_ALIASES[instance.lower()]
+                replacement = json.dumps({"type": kind})
+                return MetaError(
+                    path, message + f'. Did you mean {{"type": "{kind}"}}?', replacement, f"Use {replacement}"
+                )
+            return MetaError(path, message)
+        where = f"Entries of '{_keyword(path[:-1])}'" if path and isinstance(path[-1], int) else f"'{keyword}'"
+        message = f"{where} must be {' or '.join(article(e) for e in expected)}, found {found}"
+        coerced = _coerce(instance, expected)
+        if coerced is not None:
+            return MetaError(path, message, coerced, f"Use {coerced}", True)
+        return MetaError(path, message)
+    if error.validator == "uniqueItems":
+        return MetaError(path, f"'{keyword}' lists the same entry more than once")
+    if error.validator == "minItems":
+        return MetaError(path, f"'{keyword}' must have at least {value} entr{'y' if value == 1 else 'ies'}")
+    if error.validator == "minimum":
+        return MetaError(path, f"'{keyword}' must be at least {value}, found {short_repr(instance)}")
+    if error.validator == "exclusiveMinimum":
+        return MetaError(path, f"'{keyword}' must be greater than {value}, found {short_repr(instance)}")
+    if error.validator == "format" and value == "regex":
+        return MetaError(path, f"'{keyword}' is not a valid regular expression: {short_repr(instance)}")
+    if error.validator == "enum":
+        allowed = ", ".join(short_repr(v) for v in value[:12]) if isinstance(value, list) else str(value)
+        return MetaError(path, f"'{keyword}' must be one of {allowed}, found {short_repr(instance)}")
+    if error.validator in ("anyOf", "oneOf") and keyword == "type":
+        return MetaError(path, f"'type' must be a type name or a list of type names, found {found}")
+    message = error.message if len(error.message) <= 160 else error.message[:159] + "…"
+    return MetaError(path, f"Invalid '{keyword}': {message}")
+
+
+def article(kind: str) -> str:
+    return {"array": "an array", "object": "an object", "integer": "an integer"}.get(kind, f"a {kind}")
+
+
+def _coerce(instance: Any, expected: list[str]) -> str | None:
+    if not isinstance(instance, str):
+        return None
+    text = instance.strip()
+    if "boolean" in expected and text.lower() in ("true", "false"):
+        return text.lower()
+    if "integer" in expected or "number" in expected:
+        try:
+            number = float(text)
+        except ValueError:
+            return None
+        if "integer" in expected and number.is_integer():
+            return str(int(number))
+        if "number" in expected and number == number and abs(number) != float("inf"):
+            return text
+    return None
+
+
+def with_known_types(schema: dict[str, Any], places: list[Pointer], findings: list[Finding]) -> dict[str, Any]:
+    """A copy with unknown type names replaced (by the right name, else "string"), so the meta-schema check
+    does not report again what unknown-type-name already said."""
+    if not places:
+        return schema
+    patched: dict[str, Any] = json.loads(json.dumps(schema))
+    for place, finding in zip(places, findings, strict=True):
+        parent: Any = patched
+        for part in place[:-1]:
+            parent = parent[part]
+        parent[place[-1]] = finding.data.get("type", "string")
+    return patched
+
+
+def meta_findings(schema: dict[str, Any], base: Pointer, dialect: str) -> Iterator[Finding]:
+    cls = validator_class(schema, dialect)
+    if quick_valid(schema, cls):
+        return
+    try:
+        text = canonical(schema)
+    except (RecursionError, ValueError):
+        yield Finding(TOO_COMPLEX.code, "The schema nests too deeply to check", base, "key")
+        return
+    draft = _draft_name(cls)
+    for error in _meta_errors(text, cls):
+        pointer = (*base, *error.pointer)
+        fixes: tuple[Fix, ...] = ()
+        if error.fix_json is not None:
+            fixes = (Fix(error.fix_title, (ReplaceValue(pointer, error.fix_json),), error.fix_safe, True),)
+        yield Finding(INVALID.code, f"{error.message} ({draft})", pointer, fixes=fixes)
+
+
+# --- the fast path: most real schemas use a handful of keywords, checked here in microseconds ------------------
+
+_META_KEYWORDS = frozenset(Draft7Validator.META_SCHEMA["properties"]) | frozenset(
+    {
+        "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveAnchor", "$recursiveRef", "$vocabulary", "$defs",
+        "prefixItems", "unevaluatedItems", "unevaluatedProperties", "dependentRequired", "dependentSchemas",
+        "minContains", "maxContains", "contentSchema", "deprecated",
+    }
+)  # fmt: skip
+_SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+_STRINGS = frozenset({"description", "title", "$comment", "format"})
+_COUNTS = frozenset({"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"})
+_NUMBERS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
+_SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf"})
+_SCHEMA_ONE = frozenset({"additionalProperties", "not", "if", "then", "else"})
+_SCHEMA_MAPS = frozenset({"properties", "$defs", "definitions"})
+_ANY = frozenset({"default", "const", "enum", "examples"})
+_FLAGS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
+_SAFE_REF = re.compile(r"#(/[A-Za-z0-9_.~%$-]*)*")
+
+
+def quick_valid(schema: JsonValue, cls: type[Validator], limit: int = 20_000) -> bool:
+    """True only when the schema is certainly valid against draft-07 and 2020-12 meta-schemas (checked with
+    plain Python on the common keywords; stricter than they are). Anything else — another dialect, a keyword
+    it does not handle, a doubtful value — is False, and the real meta-schema decides."""
+    if cls not in (Draft7Validator, Draft202012Validator):
+        return False
+    draft7 = cls is Draft7Validator
+    stack: list[Any] = [schema]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > limit:
+            return False
+        if isinstance(node, bool):
+            continue
+        if not isinstance(node, dict):
+            return False
+        for key, value in node.items():
+            if key not in _META_KEYWORDS or (key in _ANY and key not in ("enum", "examples")):
+                continue
+            if key in ("enum", "examples"):
+                if not isinstance(value, list):
+                    return False
+            elif key == "type":
+                kinds = [value] if isinstance(value, str) else value
+                if not isinstance(kinds, list) or not kinds or len(set(map(str, kinds))) != len(kinds):
+                    return False
+                if not all(isinstance(k, str) and k in _SIMPLE_TYPES for k in kinds):
+                    return False
+            elif key in _STRINGS:
+                if not isinstance(value, str):
+                    return False
+            elif key in _COUNTS:
+                if type(value) is not int or value < 0:
+                    return False
+            elif key in _NUMBERS:
+                if type(value) not in (int, float):
+                    return False
+            elif key == "multipleOf":
+                if type(value) not in (int, float) or value <= 0:
+                    return False
+            elif key in _FLAGS:
+                if not isinstance(value, bool):
+                    return False
+            elif key == "required":
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    return False
+                if len(set(value)) != len(value):
+                    return False
+            elif key == "pattern":
+                if not isinstance(value, str) or not _compiles(value):
+                    return False
+            elif key == "$ref":
+                if not isinstance(value, str) or not _SAFE_REF.fullmatch(value):
+                    return False
+            elif key in _SCHEMA_MAPS:
+                if not isinstance(value, dict):
+                    return False
+                stack.extend(value.values())
+            elif key in _SCHEMA_LISTS:
+                if not isinstance(value, list) or not value:
+                    return False
+                stack.extend(value)
+            elif key in _SCHEMA_ONE:
+                stack.append(value)
+            elif key == "items":
+                if isinstance(value, list):
+                    if not draft7:
+                        return False
+                    stack.extend(value)
+                else:
+                    stack.append(value)
+            else:
+                return False  # a meta-schema keyword the fast path does not handle
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+def _draft_name(cls: type[Validator]) -> str:
+    name = cls.__name__.removesuffix("Validator")
+    return {
+        "Draft3": "draft-03",
+        "Draft4": "draft-04",
+        "Draft6": "draft-06",
+        "Draft7": "draft-07",
+        "Draft201909": "2019-09",
+        "Draft202012": "2020-12",
+    }.get(name, name)

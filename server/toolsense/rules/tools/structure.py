@@ -1,0 +1,105 @@
+"""A tool definition against its dialect's pydantic model (or its MCP version's): unknown keys told apart
+(a misspelt known key, a schema keyword beside the schema, the application's own key)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from ...domain.tool import value_at
+from ...domain.validation import model_findings
+from ...engine.context import CheckContext
+from ...engine.filefacts import mcp_version
+from ...engine.findings import Finding, Fix, MoveMember, RenameKey, Severity
+from ...engine.units import Unit
+from ...jsonvalue import JsonValue, json_type_name
+from ...models.definitions import (
+    MCP_ADDED,
+    MCP_REMOVED,
+    MCP_TOOL_MODELS,
+    MCP_VERSIONS,
+    SCHEMA_KEY,
+    TOOL_MODELS,
+)
+from ...models.dialects import as_dialect
+from ..catalog import CATALOG
+from ..structure import UNKNOWN, WRONG_TYPE, own_keys
+
+
+@CATALOG.unit_check("tool")
+def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+    dialect = unit.dialect or ""
+    version = mcp_version(ctx.facts, ctx.settings.mcp.protocol_version) if dialect == "mcp" else None
+    model = MCP_TOOL_MODELS[version] if version is not None else TOOL_MODELS.get(dialect)
+    if model is None:
+        return
+    if not isinstance(unit.value, dict):
+        yield Finding(WRONG_TYPE.code, f"Expected a tool definition object, received {json_type_name(unit.value)}")
+        return
+    subject = tool_subject(unit, version)
+    for finding in model_findings(model, own_keys(unit), subject):
+        if finding.code != UNKNOWN.code:
+            yield finding
+        elif (misplaced := _misplaced(finding, unit.value, dialect)) is not None:
+            yield misplaced if version is None else dataclasses.replace(misplaced, severity=Severity.WARNING)
+        elif not (dialect == "openai" and finding.pointer in _PLATFORM_KEYS and not ctx.facts.sent_as_is):
+            yield _unknown_tool_key(finding, ctx, version)
+
+
+_SCHEMA_KEYWORDS = frozenset({"required", "properties", "additionalProperties", "$defs", "definitions"})
+"""JSON Schema keywords that authors write beside the tool's schema instead of inside it."""
+
+
+def _misplaced(finding: Finding, value: JsonValue, dialect: str) -> Finding | None:
+    """A schema keyword beside the schema (`required` next to `parameters`): the provider ignores or rejects
+    it, so the model is told nothing is required. Says where it belongs and offers to move it there."""
+    key = finding.data.get("key", "")
+    schema_key = SCHEMA_KEY.get(dialect)
+    if key not in _SCHEMA_KEYWORDS or schema_key is None or finding.pointer[:-1] != schema_key[:-1]:
+        return None
+    schema = value_at(value, schema_key)
+    if not isinstance(schema, dict) or key in schema:
+        return None
+    where = str(schema_key[-1])
+    move = Fix(f"Move '{key}' into '{where}'", (MoveMember(finding.pointer, schema_key),), preferred=True)
+    message = f"'{key}' belongs inside '{where}': beside it, it is not part of the schema the model sees"
+    return Finding(UNKNOWN.code, message, finding.pointer, "key", fixes=(move,), data=finding.data)
+
+
+_PLATFORM_KEYS = frozenset({("server",), ("async",), ("messages",)})
+"""Vapi's documented members beside an OpenAI `function` tool (its webhook, async flag and spoken messages): the
+platform reads them and sends OpenAI only the function, so they are not ours to judge."""
+
+
+def _unknown_tool_key(finding: Finding, ctx: CheckContext, version: str | None) -> Finding:
+    """An unknown key of a tool: the provider rejects it only when the file is sent as it is (a request body, a
+    tools/list result), and a misspelt known key leaves the tool without it: errors. Otherwise it is the app's
+    own key, a warning. MCP clients never reject one (the official schema allows any extra member), so for MCP
+    it is always a warning, told by version."""
+    key = finding.data.get("key", "")
+    if version is not None:
+        added, removed = MCP_ADDED.get(key), MCP_REMOVED.get(key)
+        if added is not None and MCP_VERSIONS.index(version) < MCP_VERSIONS.index(added):
+            message = f"'{key}' is not part of MCP {version} (added in {added}): clients of {version} ignore it"
+        elif removed is not None and MCP_VERSIONS.index(version) >= MCP_VERSIONS.index(removed):
+            message = f"'{key}' was removed in MCP {removed}: clients of {version} ignore it"
+        else:
+            message = finding.message.replace(". Valid properties:", ": MCP clients ignore it. Valid properties:", 1)
+        return dataclasses.replace(finding, message=message, severity=Severity.WARNING)
+    typo = any(isinstance(edit, RenameKey) for fix in finding.fixes for edit in fix.edits)
+    if ctx.facts.sent_as_is or typo:
+        return finding  # rejected as sent; or a misspelt known key, which leaves the tool without it
+    return dataclasses.replace(finding, severity=Severity.WARNING)
+
+
+def tool_subject(unit: Unit, version: str | None = None) -> str:
+    """The tool as messages name it: dialect (with the MCP version) and its `name`, never its display title."""
+    value = unit.value if isinstance(unit.value, dict) else {}
+    inner = value.get("function") or value.get("toolSpec")
+    # An application's record may carry its own display `name` beside the wrapped tool: the tool's name wins.
+    name = inner.get("name") if isinstance(inner, dict) and isinstance(inner.get("name"), str) else value.get("name")
+    dialect = as_dialect(unit.dialect)
+    base = dialect.label if dialect is not None else "tool"
+    if version is not None:
+        base = f"{base} ({version})"
+    return f"{base} '{name}'" if isinstance(name, str) and name else base
