@@ -9,6 +9,8 @@ from typing import Any
 
 from tree_sitter import Node
 
+from .outline import LazyNode, LightNode
+
 PointerPart = str | int
 Pointer = tuple[PointerPart, ...]
 
@@ -175,6 +177,8 @@ def to_value(node: Node) -> Any:
 
     Iterative, and bounded by `MAX_DEPTH` (raises `TooDeep`).
     """
+    if isinstance(node, (LazyNode, LightNode)):
+        return node.value  # an outline node: strict JSON, read when the outline was built
     if node.type == "document":
         values = document_values(node)
         return _convert(values[0]) if values else None

@@ -28,6 +28,7 @@ from ..document.jsontree import (
     to_value,
     value_children,
 )
+from ..document.outline import LazyNode, LightNode
 from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from . import regexes
@@ -182,7 +183,7 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
     weak = weak_hint(document.uri) if kind_hint is None else None
     forced_dialect = as_dialect(dialect)
     claimer = Claimer(kind_hint, weak is not None, forced_dialect)
-    top = document.root
+    top = document.outline
     if top.type == "ERROR":
         return _recovered_split(top, claimer, weak)
     values = document_values(top)
@@ -402,7 +403,8 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
     clean = True
     problem: UnitProblem | None = None
     try:
-        value = json.loads(raw)
+        # An outline node holds its value already, read by the same decoder from the same text.
+        value = node.value if isinstance(node, (LazyNode, LightNode)) else json.loads(raw)
     except RecursionError:
         return _unreadable(span, _too_deep(start))
     except ValueError as error:
