@@ -50,6 +50,15 @@ async def _read(server: ToolsenseServer, path: Path) -> tuple[str, UnitKind | No
     return await loop.run_in_executor(server.index_executor, index_one, path, server.settings, server.max_bytes())
 
 
+async def _after_open_checks(server: ToolsenseServer) -> None:
+    """Wait while an open document is checked off the event loop: both want the one interpreter, and the user
+    waits for the open document's diagnostics, not for the index."""
+    while pending := [
+        od.inflight for od in server.documents.values() if od.inflight is not None and not od.inflight.done()
+    ]:
+        await asyncio.wait(pending)
+
+
 def _record(server: ToolsenseServer, uri: str, kind: UnitKind | None, tools: list[ToolInfo]) -> bool:
     """Store what a file on disk holds, unless it is open (then the open text speaks for it)."""
     if kind is not None:
@@ -91,6 +100,7 @@ async def index_workspace(server: ToolsenseServer) -> None:
         for number, path in enumerate(paths, 1):
             if generation != server.index_generation:
                 return  # settings changed: a newer indexing run has started
+            await _after_open_checks(server)
             if server.is_open(server.canonical(path.as_uri())):
                 continue  # the open text speaks for this file (and was read already)
             uri, kind, found = await _read(server, path)
