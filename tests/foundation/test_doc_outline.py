@@ -13,7 +13,7 @@ from foundkit import CORPUS, EXAMPLES
 import toolsense.rules  # noqa: F401  (registers every rule family)
 from toolsense.document.document import Document
 from toolsense.document.lines import Position, Range
-from toolsense.document.outline import LazyNode, LightNode
+from toolsense.document.outline import LightNode
 from toolsense.engine.checker import UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.units import kind_from_path
@@ -33,6 +33,16 @@ BAD_TOOL = {
     "extra": True,
 }
 GOOD_TOOL = {"name": "ok", "description": "Fine.", "input_schema": {"type": "object", "properties": {}}}
+FINE_TOOL = {
+    "name": "fine",
+    "description": "Gets the weather of a city.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"city": {"type": "string", "description": "The city."}},
+        "required": ["city"],
+        "additionalProperties": False,
+    },
+}
 
 
 def _check(data: bytes, name: str, outline_limit: int) -> tuple[Document, Any, Any]:
@@ -79,19 +89,19 @@ def test_findings_are_placed_as_on_the_whole_tree(name: str, value: Any, crlf: b
     assert diagnostics  # the cases have findings inside units, so placement inside a lazy unit is exercised
 
 
-def test_a_unit_with_findings_is_parsed_alone_at_its_offset() -> None:
-    data = _dumps([GOOD_TOOL, BAD_TOOL])
+def test_clean_json_is_read_without_tree_sitter() -> None:
+    data = _dumps([{**FINE_TOOL, "name": f"fine_{i}"} for i in range(20)] + [BAD_TOOL])
     document, diagnostics, _ = _check(data, "x.tools.json", 0)
     root = document.outline
     assert isinstance(root, LightNode) and root.type == "document"
-    array = root.named_children[0]
-    units = array.named_children
-    assert all(isinstance(unit, LazyNode) for unit in units)
+    units = root.named_children[0].named_children
+    assert all(unit._named is None for unit in units[16:20])  # past the sample, without findings: never expanded
+    assert units[20]._named is not None  # its findings were placed by expanding it along their pointers
     text = data.decode()
     line = next(i for i, row in enumerate(text.split("\n")) if '"strin"' in row)
     column = text.split("\n")[line].index('"strin"')
     assert any(d[0] == Range(Position(line, column), Position(line, column + 7)) for d in diagnostics)
-    assert document._tree is None  # no tree of the whole document was built
+    assert document._tree is None and not units[20].outline._trees  # no tree-sitter tree at all
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from .outline import LazyNode, LightNode
+from .outline import LightNode
 
 PointerPart = str | int
 Pointer = tuple[PointerPart, ...]
@@ -49,9 +49,13 @@ def pairs(obj: Node) -> Iterator[Node]:
 
 def string_value(node: Node) -> str | None:
     """The decoded content of a string node (escapes resolved); None for anything else."""
-    if node.type != "string" or node.text is None:
+    if node.type != "string":
         return None
+    if isinstance(node, LightNode):
+        return node.value if isinstance(node.value, str) else None  # decoded by the outline's scanner
     raw = node.text
+    if raw is None:
+        return None
     try:
         value = json.loads(raw)
     except ValueError:
@@ -177,7 +181,7 @@ def to_value(node: Node) -> Any:
 
     Iterative, and bounded by `MAX_DEPTH` (raises `TooDeep`).
     """
-    if isinstance(node, (LazyNode, LightNode)):
+    if isinstance(node, LightNode):
         return node.value  # an outline node: strict JSON, read when the outline was built
     if node.type == "document":
         values = document_values(node)

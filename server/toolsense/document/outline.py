@@ -62,6 +62,15 @@ class Outline:
         self._parser: Parser | None = None
         self._trees: OrderedDict[tuple[int, int], Node] = OrderedDict()
 
+    def expand(self, node: LightNode) -> list[LightNode]:
+        """The pairs or elements of a container not expanded yet, found by scanning its own text."""
+        raw = bytes(self.source[node.start_byte : node.end_byte])
+        scanner = _Scanner(self, raw.decode("utf-8"), raw.isascii(), node.start_byte)
+        end = node.end_byte
+        scanner.members(node, 0, LIGHT_DEPTH)
+        node.end_byte = end
+        return node._named or []
+
     def subtree(self, start: int, end: int) -> Node:
         """tree-sitter's node of the value at [start, end), parsed from that text alone at its offset."""
         key = (start, end)
@@ -81,7 +90,11 @@ class Outline:
 
 
 class LightNode:
-    """A node of the outline's top levels (a container, a pair, a member's key, or a bracket token)."""
+    """A node of the outline: a container, a pair, a member's key, a scalar or a bracket token.
+
+    A container below the outline's top levels is expanded (its members or elements found by the same scanner,
+    one level at a time) when first asked about its children; a question the outline does not answer (a
+    descendant at a byte offset, …) goes to tree-sitter's subtree of the value."""
 
     __slots__ = ("_named", "end_byte", "id", "outline", "parent", "start_byte", "type", "value")
     has_error = False
@@ -89,104 +102,86 @@ class LightNode:
     is_missing = False
     is_named = True
 
-    def __init__(self, outline: Outline, kind: str, start: int, end: int, parent: LightNode | None = None) -> None:
+    def __init__(
+        self, outline: Outline, kind: str, start: int, end: int, parent: LightNode | None = None, value: Any = None
+    ) -> None:
         self.outline = outline
         self.type = kind
         self.start_byte = start
         self.end_byte = end
         self.parent = parent
         self.id = next(_ids)
-        self._named: list[Any] = []
-        self.value: Any = None
+        self._named: list[LightNode] | None = None if kind in ("object", "array") else []
+        self.value: Any = value
 
     @property
-    def named_children(self) -> list[Any]:
+    def named_children(self) -> list[LightNode]:
+        if self._named is None:
+            self._named = self.outline.expand(self)
         return self._named
 
     @property
     def named_child_count(self) -> int:
-        return len(self._named)
+        return len(self.named_children)
 
     @property
-    def children(self) -> list[Any]:
+    def children(self) -> list[LightNode]:
         if self.type in ("object", "array"):
             close = "}" if self.type == "object" else "]"
             opening = LightNode(self.outline, "{" if close == "}" else "[", self.start_byte, self.start_byte + 1)
             closing = LightNode(self.outline, close, self.end_byte - 1, self.end_byte)
-            return [opening, *self._named, closing]
-        return list(self._named)
+            return [opening, *self.named_children, closing]
+        return list(self.named_children)
 
     @property
     def child_count(self) -> int:
         return len(self.children)
 
-    def child(self, index: int) -> Any:
+    def child(self, index: int) -> LightNode | None:
         children = self.children
         return children[index] if 0 <= index < len(children) else None
 
-    def child_by_field_name(self, name: str) -> Any:
+    def child_by_field_name(self, name: str) -> LightNode | None:
         if self.type != "pair":
             return None
+        named = self.named_children
         if name == "key":
-            return self._named[0]
-        return self._named[1] if name == "value" and len(self._named) > 1 else None
+            return named[0]
+        return named[1] if name == "value" and len(named) > 1 else None
 
     @property
     def text(self) -> bytes:
         return bytes(self.outline.source[self.start_byte : self.end_byte])
+
+    @property
+    def node(self) -> Node:
+        """tree-sitter's node of this value (parsed from its own text, kept in the outline's small cache)."""
+        return self.outline.subtree(self.start_byte, self.end_byte)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.node, name)
 
     def __repr__(self) -> str:
         return f"<LightNode {self.type} {self.start_byte}..{self.end_byte}>"
 
 
-class LazyNode:
-    """A value below the outline's top levels: type, span and decoded value at once; everything else is asked
-    of its own tree-sitter subtree, parsed on first use."""
-
-    __slots__ = ("end_byte", "outline", "parent", "start_byte", "type", "value")
-    has_error = False
-    is_error = False
-    is_missing = False
-    is_named = True
-
-    def __init__(self, outline: Outline, kind: str, start: int, end: int, value: Any, parent: LightNode | None) -> None:
-        self.outline = outline
-        self.type = kind
-        self.start_byte = start
-        self.end_byte = end
-        self.value = value
-        self.parent = parent
-
-    @property
-    def node(self) -> Node:
-        """The tree-sitter node of this value (parsed from its own text, kept in the outline's small cache)."""
-        return self.outline.subtree(self.start_byte, self.end_byte)
-
-    @property
-    def text(self) -> bytes:
-        return bytes(self.outline.source[self.start_byte : self.end_byte])
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.node, name)
-
-    def __repr__(self) -> str:
-        return f"<LazyNode {self.type} {self.start_byte}..{self.end_byte}>"
-
-
 class _Scanner:
-    def __init__(self, outline: Outline, text: str, ascii_only: bool) -> None:
+    def __init__(self, outline: Outline, text: str, ascii_only: bool, base: int = 0) -> None:
         self.outline = outline
         self.text = text
         self.ascii = ascii_only
+        self.base = base
         self._char = 0
-        self._byte = 0
+        self._byte = base
 
     def byte(self, char: int) -> int:
         """Byte offset of a character offset (offsets are asked in increasing order)."""
         if self.ascii:
-            return char
+            return self.base + char
         if char < self._char:
-            self._char = self._byte = 0
+            self._char, self._byte = 0, self.base
         self._byte += len(self.text[self._char : char].encode("utf-8"))
         self._char = char
         return self._byte
@@ -197,19 +192,21 @@ class _Scanner:
             pos += 1
         return pos
 
-    def value(self, pos: int, depth: int, light: bool, parent: LightNode | None) -> tuple[Any, int]:
+    def value(self, pos: int, depth: int, light: bool, parent: LightNode | None) -> tuple[LightNode, int]:
         first = self.text[pos] if pos < len(self.text) else ""
         if light and first in "{[":
-            return self.container(pos, depth, parent)
+            node = LightNode(self.outline, "object" if first == "{" else "array", self.byte(pos), 0, parent)
+            return node, self.members(node, pos, depth)
         value, end = _SCAN(self.text, pos)
         kind = _TYPES.get(first, "number")
-        return LazyNode(self.outline, kind, self.byte(pos), self.byte(end), value, parent), end
+        return LightNode(self.outline, kind, self.byte(pos), self.byte(end), parent, value), end
 
-    def container(self, pos: int, depth: int, parent: LightNode | None) -> tuple[LightNode, int]:
+    def members(self, node: LightNode, pos: int, depth: int) -> int:
+        """Fill node (the container whose bracket is at pos) with its pairs or elements; the end position."""
         text = self.text
-        is_object = text[pos] == "{"
-        node = LightNode(self.outline, "object" if is_object else "array", self.byte(pos), 0, parent)
+        is_object = node.type == "object"
         close = "}" if is_object else "]"
+        named: list[LightNode] = []
         members: dict[str, Any] = {}
         elements: list[Any] = []
         pos = self.skip(pos + 1)
@@ -222,19 +219,19 @@ class _Scanner:
                         raise _Reject("expected a key")
                     key, key_end = _SCANSTRING(text, pos + 1, True)
                     pair = LightNode(self.outline, "pair", self.byte(pos), 0, node)
-                    pair._named.append(LightNode(self.outline, "string", pair.start_byte, self.byte(key_end), pair))
+                    key_node = LightNode(self.outline, "string", pair.start_byte, self.byte(key_end), pair, key)
                     pos = self.skip(key_end)
                     if pos >= len(text) or text[pos] != ":":
                         raise _Reject("expected ':'")
                     pos = self.skip(pos + 1)
                     child, pos = self.value(pos, depth + 1, depth + 1 <= LIGHT_DEPTH, pair)
-                    pair._named.append(child)
+                    pair._named = [key_node, child]
                     pair.end_byte = child.end_byte
-                    node._named.append(pair)
+                    named.append(pair)
                     members[key] = child.value
                 else:
                     child, pos = self.value(pos, depth + 1, False, node)
-                    node._named.append(child)
+                    named.append(child)
                     elements.append(child.value)
                 pos = self.skip(pos)
                 if pos < len(text) and text[pos] == ",":
@@ -244,9 +241,11 @@ class _Scanner:
                     pos += 1
                     break
                 raise _Reject("expected ',' or a closing bracket")
+        node._named = named
         node.end_byte = self.byte(pos)
-        node.value = members if is_object else elements
-        return node, pos
+        if node.value is None:
+            node.value = members if is_object else elements
+        return pos
 
 
 def build_outline(data: bytearray, new_parser: Callable[[], Parser]) -> LightNode | None:
@@ -260,6 +259,7 @@ def build_outline(data: bytearray, new_parser: Callable[[], Parser]) -> LightNod
     outline = Outline(data, new_parser)
     scanner = _Scanner(outline, text, data.isascii())
     document = LightNode(outline, "document", 0, len(data))
+    document._named = []
     try:
         pos = scanner.skip(0)
         while pos < len(text):

@@ -28,7 +28,7 @@ from ..document.jsontree import (
     to_value,
     value_children,
 )
-from ..document.outline import LazyNode, LightNode
+from ..document.outline import LightNode
 from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from . import regexes
@@ -404,7 +404,7 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
     problem: UnitProblem | None = None
     try:
         # An outline node holds its value already, read by the same decoder from the same text.
-        value = node.value if isinstance(node, (LazyNode, LightNode)) else json.loads(raw)
+        value = node.value if isinstance(node, LightNode) else json.loads(raw)
     except RecursionError:
         return _unreadable(span, _too_deep(start))
     except ValueError as error:
