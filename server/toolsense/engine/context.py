@@ -139,6 +139,47 @@ class ToolRegistry:
         return {uri: [t.name for t in tools] for uri, tools in self.by_uri.items()}
 
 
+Question = tuple[str, tuple[Any, ...]]
+"""A question asked of a registry: the method's name and its arguments."""
+
+
+@dataclass
+class RecordingRegistry(ToolRegistry):
+    """A registry that remembers every question a check asks of it, with the answer. A check made against it
+    is the check against any registry that gives the same answers (`answers_alike`): worker processes check a
+    file speculatively while the workspace is still being indexed, and keep the result when it holds."""
+
+    asked: dict[Question, Any] = field(default_factory=dict, repr=False)
+
+    def _ask(self, method: str, *args: Any) -> Any:
+        answer = getattr(ToolRegistry, method)(self, *args)
+        self.asked[(method, args)] = answer
+        return answer
+
+    def lookup(self, name: str) -> ToolInfo | None:
+        return self._ask("lookup", name)  # type: ignore[no-any-return]
+
+    def definitions(self, name: str) -> list[ToolInfo]:
+        return self._ask("definitions", name)  # type: ignore[no-any-return]
+
+    def elsewhere(self, name: str, uri: str, limit: int) -> tuple[list[ToolInfo], int]:
+        return self._ask("elsewhere", name, uri, limit)  # type: ignore[no-any-return]
+
+    def names(self) -> list[str]:
+        return self._ask("names")  # type: ignore[no-any-return]
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        return self._ask("suggest", name, limit)  # type: ignore[no-any-return]
+
+
+def answers_alike(asked: dict[Question, Any], registry: ToolRegistry) -> bool:
+    """Whether registry answers every recorded question as recorded (and holds no samples or live results,
+    which a recording registry never has and rules read as attributes)."""
+    if registry.samples or registry.live:
+        return False
+    return all(getattr(registry, method)(*args) == answer for (method, args), answer in asked.items())
+
+
 @dataclass(frozen=True)
 class CheckContext:
     settings: Settings
