@@ -73,7 +73,8 @@ class Document:
     version: int | None = None
     encoding: PositionEncoding = "utf-16"
     parser: Parser = field(default_factory=new_parser, repr=False)
-    lines: LineTable = field(init=False, repr=False)
+    _lines: LineTable | None = field(default=None, init=False, repr=False)
+    """Built when a position is first asked for (indexing a file for its tools never asks)."""
     fresh_parse_limit: int = field(default=FRESH_PARSE_LIMIT, repr=False)
     outline_limit: int = field(default=OUTLINE_LIMIT, repr=False)
     serial: int = field(init=False, repr=False)
@@ -93,7 +94,6 @@ class Document:
 
     def __post_init__(self) -> None:
         self.serial = next(_serials)
-        self.lines = LineTable(self.data)
         self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
         if len(self.data) < self.outline_limit:
             self._tree = self.parser.parse(bytes(self.data))
@@ -103,6 +103,12 @@ class Document:
         cls, uri: str, text: str, version: int | None = None, encoding: PositionEncoding = "utf-16"
     ) -> Document:
         return cls(uri, bytearray(text.encode("utf-8", "surrogatepass")), version, encoding)
+
+    @property
+    def lines(self) -> LineTable:
+        if self._lines is None:
+            self._lines = LineTable(self.data)
+        return self._lines
 
     @property
     def tree(self) -> Tree:
@@ -193,7 +199,8 @@ class Document:
         start_point = self._point(start) if self._tree is not None else Point(0, 0)
         old_end_point = self._point(end) if self._tree is not None else Point(0, 0)
         self._drop_outline()
-        self.lines.replace(self.data, start, end, new_text)
+        if self._lines is not None:
+            self._lines.replace(self.data, start, end, new_text)
         self._lone_cr -= _count_lone_cr(self.data, start - 1, end)
         self.data[start:end] = new_text
         new_end = start + len(new_text)
@@ -224,7 +231,7 @@ class Document:
             old_length = len(self.data)
             self._drop_outline()
             self.data = bytearray(encoded)
-            self.lines = LineTable(self.data)
+            self._lines = None
             self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
             keep_lazy = self._tree is None and len(self.data) >= self.outline_limit
             self._tree = None if keep_lazy else self.parser.parse(bytes(self.data))
@@ -267,7 +274,7 @@ class Document:
         tree = self.tree if self._tree is not None else None
         snap = copy.copy(self)
         snap.data = bytearray(self.data)
-        snap.lines = copy.copy(self.lines)
+        snap._lines = copy.copy(self.lines)
         snap.parser = new_parser()
         snap._tree = tree.copy() if tree is not None else None
         snap._edit_log = list(self._edit_log)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from .outline import LightNode
 PointerPart = str | int
 Pointer = tuple[PointerPart, ...]
 
+_ESCAPE_OR_CONTROL = re.compile(rb'[\x00-\x1f\\"]')
 _SKIPPED = frozenset({"comment", "ERROR"})
 VALUE_TYPES = frozenset({"object", "array", "string", "number", "true", "false", "null"})
 
@@ -56,6 +58,11 @@ def string_value(node: Node) -> str | None:
     raw = node.text
     if raw is None:
         return None
+    if len(raw) >= 2 and raw[-1] == 0x22 and _ESCAPE_OR_CONTROL.search(raw, 1, len(raw) - 1) is None:
+        try:
+            return raw[1:-1].decode("utf-8", "surrogatepass")  # what json.loads gives, without its overhead
+        except UnicodeDecodeError:
+            pass
     try:
         value = json.loads(raw)
     except ValueError:

@@ -172,11 +172,18 @@ def tool_infos(uri: str, units: Iterable[Unit], requests: bool = False) -> list[
 
 def document_tools(document: Document, kind: UnitKind | None, dialect: str | None = None) -> list[ToolInfo]:
     """Tools defined in a document (reads units; used for indexing files that are not open)."""
+    return index_document(document, kind, dialect)[1]
+
+
+def index_document(
+    document: Document, kind: UnitKind | None, dialect: str | None = None
+) -> tuple[UnitKind | None, list[ToolInfo]]:
+    """The kind of a document and the tools it defines, from one split."""
     file_split = split(document, kind, dialect)
     if file_split.kind != "tool":
-        return []
+        return file_split.kind, []
     units = with_dialects([read_unit(document, span) for span in file_split.spans])
-    return tool_infos(document.uri, units)
+    return file_split.kind, tool_infos(document.uri, units)
 
 
 def iter_json_files(paths: Iterable[Path], settings: Settings) -> Iterator[Path]:
