@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
@@ -18,7 +19,7 @@ from ..engine.catalog import UnitKind
 from ..engine.context import ToolInfo
 from ..engine.registry_files import load_registry_extras
 from ..engine.units import kind_from_path
-from ..engine.workspace import JSON_SUFFIXES, index_document, iter_json_files, load_file, uri_to_path
+from ..engine.workspace import JSON_SUFFIXES, index_document, iter_json_files, load_file, path_to_uri, uri_to_path
 from ..settings import Settings
 from .configuration import config_root, reload_config_file
 from .server import ToolsenseServer
@@ -38,9 +39,9 @@ _BATCH = 32
 Indexed = tuple[str, UnitKind | None, list[ToolInfo]]
 
 
-def index_one(path: Path, settings: Settings, max_bytes: int) -> Indexed:
+def index_one(path: Path, settings: Settings, max_bytes: int, uri: str | None = None) -> Indexed:
     """Read one file (on the indexing thread): its uri, its kind, and the tools it defines."""
-    loaded = load_file(path, max_bytes)
+    loaded = load_file(path, max_bytes, uri)
     hint = kind_from_path(str(path), settings)
     if loaded.document is None:
         return loaded.uri, hint, []
@@ -48,8 +49,15 @@ def index_one(path: Path, settings: Settings, max_bytes: int) -> Indexed:
     return loaded.uri, kind, tools
 
 
-def index_many(paths: list[Path], settings: Settings, max_bytes: int) -> list[Indexed]:
-    return [index_one(path, settings, max_bytes) for path in paths]
+def index_many(paths: list[Path], settings: Settings, max_bytes: int, is_open: Callable[[str], bool]) -> list[Indexed]:
+    """Files read on the indexing thread, except those open in the editor (their open text speaks for them; one
+    opened meanwhile is left alone by `_record`)."""
+    found: list[Indexed] = []
+    for path in paths:
+        uri = path_to_uri(path)
+        if not is_open(uri):
+            found.append(index_one(path, settings, max_bytes, uri))
+    return found
 
 
 def list_files(roots: list[Path], settings: Settings) -> list[Path]:
@@ -112,12 +120,9 @@ async def index_workspace(server: ToolsenseServer) -> None:
             if generation != server.index_generation:
                 return  # settings changed: a newer indexing run has started
             await _after_open_checks(server)
-            # An open text speaks for its file (and was read already); one opened meanwhile is left by `_record`.
-            batch = [
-                path for path in paths[start : start + _BATCH] if not server.is_open(server.canonical(path.as_uri()))
-            ]
+            batch = paths[start : start + _BATCH]
             read = await loop.run_in_executor(
-                server.index_executor, index_many, batch, server.settings, server.max_bytes()
+                server.index_executor, index_many, batch, server.settings, server.max_bytes(), server.is_open
             )
             for uri, kind, found in read:
                 changed |= _record(server, uri, kind, found)
