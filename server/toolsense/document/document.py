@@ -87,6 +87,8 @@ class Document:
     """None until first read for a document of `outline_limit` bytes or more."""
     _outline: LightNode | None = field(default=None, init=False, repr=False)
     _outline_failed: bool = field(default=False, init=False, repr=False)
+    """True when the text is not strict JSON, or was edited: an edited document is tree-sitter's from then on
+    (its incremental re-parse costs a keystroke far less than scanning the whole text again)."""
     _needs_fresh_parse: bool = field(default=False, init=False, repr=False)
     _needs_reparse: bool = field(default=False, init=False, repr=False)
     _edit_log: list[ByteEdit] = field(default_factory=list, init=False, repr=False)
@@ -155,7 +157,7 @@ class Document:
             outline = self._outline.outline
             outline.source = bytearray(self.data)
         self._outline = None
-        self._outline_failed = False
+        self._outline_failed = True
 
     @property
     def text(self) -> str:
@@ -235,6 +237,7 @@ class Document:
             self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
             keep_lazy = self._tree is None and len(self.data) >= self.outline_limit
             self._tree = None if keep_lazy else self.parser.parse(bytes(self.data))
+            self._outline_failed = not keep_lazy  # a new text as a whole: read as on open
             self._needs_fresh_parse = self._needs_reparse = False
             self._log(ByteEdit(0, old_length, len(encoded)))
             return
