@@ -47,6 +47,7 @@ class ToolRegistry:
     """How many of the `version` bumps came from each file's tools (see `version_excluding`)."""
     _by_name: dict[str, list[ToolInfo]] | None = field(default=None, repr=False)
     _by_name_uri: dict[str, dict[str, list[ToolInfo]]] | None = field(default=None, repr=False)
+    _names: tuple[str, ...] | None = field(default=None, repr=False)
 
     def set_file(self, uri: str, tools: Iterable[ToolInfo]) -> bool:
         """Replace the tools of one file; True when that changed anything."""
@@ -61,6 +62,7 @@ class ToolRegistry:
         self.changes_by_uri[uri] = self.changes_by_uri.get(uri, 0) + 1
         self._by_name = None
         self._by_name_uri = None
+        self._names = None
         return True
 
     def version_excluding(self, uri: str) -> int:
@@ -129,7 +131,10 @@ class ToolRegistry:
         return self._by_name_uri
 
     def names(self) -> list[str]:
-        return sorted(self._index())
+        # Sorted once per change: a tool call or automation asks on every check (40,000 names in a large workspace).
+        if self._names is None:
+            self._names = tuple(sorted(self._index()))
+        return list(self._names)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         return closest(name, self._index(), limit=limit, cutoff=0.5)
