@@ -60,8 +60,21 @@ def index_many(paths: list[Path], settings: Settings, max_bytes: int, is_open: C
     return found
 
 
+LARGE_FILE_BYTES = 1024 * 1024
+"""Files from this size on are indexed after the others: the editor opens a large file as it starts, and the
+open text speaks for it (reading it from disk at the same time costs the open check its interpreter)."""
+
+
 def list_files(roots: list[Path], settings: Settings) -> list[Path]:
-    return list(itertools.islice(iter_json_files(roots, settings), MAX_INDEXED_FILES))
+    files = list(itertools.islice(iter_json_files(roots, settings), MAX_INDEXED_FILES))
+    return sorted(files, key=_is_large)  # stable: small files first, in their order
+
+
+def _is_large(path: Path) -> bool:
+    try:
+        return path.stat().st_size >= LARGE_FILE_BYTES
+    except OSError:
+        return False
 
 
 async def _read(server: ToolsenseServer, path: Path) -> Indexed:
