@@ -1,12 +1,13 @@
 """A light outline of a large, clean JSON document, built without a tree of the whole text.
 
 tree-sitter's tree of a 22 MB file costs a second to build and 13 times the file in memory, yet a check needs
-only the file's top levels (where the units are) and, for the few units that have findings, the unit's own
-subtree. So a large document is first scanned with the standard library's C JSON scanner: the top levels
-become light nodes (the read-only part of tree-sitter's `Node` interface the engine uses: `type`, byte spans,
-`named_children`, `child_by_field_name`, `text`, …), each value below them a `LazyNode` that already holds its
-decoded value and parses its own text with tree-sitter only when asked about its inside (at its byte offset in
-the file, so every position is that of the whole-file tree).
+only the file's top levels (where the units are) and, for the few units that have findings, the path down to
+each finding. So a large document is scanned with the standard library's C JSON scanner: the top levels become
+light nodes (the read-only part of tree-sitter's `Node` interface the engine uses: `type`, byte spans,
+`named_children`, `child_by_field_name`, `text`, …), each value below them a light node that already holds its
+decoded value and is expanded (its members found by the same scanner, one level) only when asked about its
+children. A question the outline does not answer (a descendant at an offset) goes to tree-sitter's parse of
+that value's text alone, at its byte offset in the file, so every position is that of the whole-file tree.
 
 The outline exists only for text that both parsers read alike: strict JSON (no comments, no syntax error, no
 `NaN`, JSON whitespace only, valid UTF-8). For anything else `build_outline` returns None and the document
