@@ -4,6 +4,7 @@ more (no pygls on the client side, so the client's own overhead stays out of the
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -97,6 +98,12 @@ class LspClient:
             self.wait(lambda _: self.progress_ended is not None, timeout)
         assert self.progress_ended is not None
         return self.progress_ended
+
+    def cpu_s(self) -> float:
+        """CPU seconds (user + system) the server process has used so far (all its threads)."""
+        with open(f"/proc/{self.process.pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def peak_rss_mb(self) -> float | None:
         try:

@@ -68,3 +68,25 @@ def test_jobs_must_be_positive(generated: Path) -> None:
     done = check_folder(generated, "--jobs", "0")
     assert done.returncode == 2
     assert "expected a positive number of jobs, got '0'" in done.stderr
+
+
+def test_a_worker_reads_each_file_once_unless_another_file_changes_its_result(tmp_path: Path) -> None:
+    from toolsense.engine.parallel import PoolCheck
+    from toolsense.rules import CATALOG
+    from toolsense.settings import Settings
+
+    tool = '{"name": "%s", "description": "Does it.", "input_schema": {"type": "object", "properties": {}}}'
+    (tmp_path / "a.tools.json").write_text(f"[{tool % 'dup'}, {tool % 'only_a'}]", encoding="utf-8")
+    (tmp_path / "b.tools.json").write_text(f"[{tool % 'dup'}]", encoding="utf-8")
+    (tmp_path / "c.tools.json").write_text(f"[{tool % 'only_c'}]", encoding="utf-8")
+    call = '{"type": "tool_use", "id": "toolu_1", "name": "only_a", "input": {"x": 1}}'
+    (tmp_path / "d.toolcall.json").write_text(call, encoding="utf-8")
+    paths = sorted(tmp_path.iterdir())
+    pool = PoolCheck(paths, Settings(), CATALOG, tmp_path, 2)
+    results = pool.check()
+    # a and b name a tool each other defines, d calls a tool of a: their results depend on other files.
+    assert pool.rechecked == 3
+    assert {path.name for path in results} == {"a.tools.json", "b.tools.json", "c.tools.json", "d.toolcall.json"}
+    one = check_folder(tmp_path, "--format", "json", "--jobs", "1")
+    two = check_folder(tmp_path, "--format", "json", "--jobs", "2")
+    assert two.stdout == one.stdout

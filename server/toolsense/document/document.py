@@ -6,11 +6,13 @@ import copy
 import itertools
 import re
 from dataclasses import dataclass, field
+from typing import cast
 
 import tree_sitter_json
 from tree_sitter import Language, Node, Parser, Point, Tree
 
 from .lines import LineTable, Position, PositionEncoding, Range
+from .outline import LightNode, build_outline
 
 JSON_LANGUAGE = Language(tree_sitter_json.language())
 
@@ -37,6 +39,10 @@ units. A fresh parse makes the state after edits exactly that of opening the fin
 the tree is next read, so a burst of keystrokes pays once) and bounded by size (a 512 KB parse takes a few
 tens of milliseconds, about what a keystroke may cost); larger broken documents keep tree-sitter's incremental
 recovery, which is as good but may differ from a fresh parse in how it groups the broken tokens."""
+
+OUTLINE_LIMIT = 1024 * 1024
+"""Documents from this size on are not parsed as a whole until something asks for the tree: the engine reads
+them from a light outline (`outline.build_outline`), which costs a fraction of tree-sitter's time and memory."""
 
 _EDIT_LOG_LIMIT = 4096
 _LONE_CR = re.compile(rb"\r(?!\n)")
@@ -67,15 +73,22 @@ class Document:
     version: int | None = None
     encoding: PositionEncoding = "utf-16"
     parser: Parser = field(default_factory=new_parser, repr=False)
-    lines: LineTable = field(init=False, repr=False)
+    _lines: LineTable | None = field(default=None, init=False, repr=False)
+    """Built when a position is first asked for (indexing a file for its tools never asks)."""
     fresh_parse_limit: int = field(default=FRESH_PARSE_LIMIT, repr=False)
+    outline_limit: int = field(default=OUTLINE_LIMIT, repr=False)
     serial: int = field(init=False, repr=False)
     """Unique per Document object: caches remember which document (and which edit) they last saw."""
     edit_count: int = field(default=0, init=False, repr=False)
     """How many edits were applied; `edits_since(count)` lists those after a given count."""
     checked_edit_count: int = field(default=0, init=False, repr=False)
     """`edit_count` at the last `check_document` of this document."""
-    _tree: Tree = field(init=False, repr=False)
+    _tree: Tree | None = field(default=None, init=False, repr=False)
+    """None until first read for a document of `outline_limit` bytes or more."""
+    _outline: LightNode | None = field(default=None, init=False, repr=False)
+    _outline_failed: bool = field(default=False, init=False, repr=False)
+    """True when the text is not strict JSON, or was edited: an edited document is tree-sitter's from then on
+    (its incremental re-parse costs a keystroke far less than scanning the whole text again)."""
     _needs_fresh_parse: bool = field(default=False, init=False, repr=False)
     _needs_reparse: bool = field(default=False, init=False, repr=False)
     _edit_log: list[ByteEdit] = field(default_factory=list, init=False, repr=False)
@@ -83,9 +96,9 @@ class Document:
 
     def __post_init__(self) -> None:
         self.serial = next(_serials)
-        self.lines = LineTable(self.data)
         self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
-        self._tree = self.parser.parse(bytes(self.data))
+        if len(self.data) < self.outline_limit:
+            self._tree = self.parser.parse(bytes(self.data))
 
     @classmethod
     def from_text(
@@ -94,18 +107,57 @@ class Document:
         return cls(uri, bytearray(text.encode("utf-8", "surrogatepass")), version, encoding)
 
     @property
+    def lines(self) -> LineTable:
+        if self._lines is None:
+            self._lines = LineTable(self.data)
+        return self._lines
+
+    @property
     def tree(self) -> Tree:
+        if self._tree is None:
+            self._tree = self.parser.parse(bytes(self.data))
+            self._needs_reparse = self._needs_fresh_parse = False
         if self._needs_reparse:
             self.reparse()
         if self._needs_fresh_parse:
             self._needs_fresh_parse = False
             if len(self.data) <= self.fresh_parse_limit:
                 self._tree = self.parser.parse(bytes(self.data))
+        assert self._tree is not None
         return self._tree
 
     @property
     def root(self) -> Node:
         return self.tree.root_node
+
+    @property
+    def outline(self) -> Node:
+        """The root the engine reads the file's structure from: the tree's, or — for a large document whose
+        tree was never asked for — the root of a light outline of the same shape and offsets (strict JSON
+        only; anything else is parsed by tree-sitter). Outline nodes answer the read-only questions the engine
+        asks of tree-sitter nodes (type, spans, children, fields, text), so they are typed as such."""
+        if self._outline is not None:
+            return cast(Node, self._outline)
+        if self._tree is None and not self._outline_failed:
+            self._outline = build_outline(self.data, new_parser)
+            if self._outline is not None:
+                return cast(Node, self._outline)
+            self._outline_failed = True
+        return self.root
+
+    @property
+    def has_error(self) -> bool:
+        """Whether the text has a syntax error (asked of the outline when the document has one)."""
+        return self.outline.has_error
+
+    def _drop_outline(self) -> None:
+        """Before the bytes change: the outline keeps reading the text it was built from (nodes of it may live on
+        in reports), and is built again from the new text when next asked."""
+        if self._outline is not None:
+            outline = self._outline.outline
+            outline.source = bytearray(self.data)
+        self._outline = None
+        self._outline_failed = True
 
     @property
     def text(self) -> str:
@@ -146,26 +198,31 @@ class Document:
         """Apply one edit to the bytes, the line table and the tree (call `reparse` after a batch of edits)."""
         start = min(max(start, 0), len(self.data))
         end = min(max(end, start), len(self.data))
-        start_point = self._point(start)
-        old_end_point = self._point(end)
-        self.lines.replace(self.data, start, end, new_text)
+        start_point = self._point(start) if self._tree is not None else Point(0, 0)
+        old_end_point = self._point(end) if self._tree is not None else Point(0, 0)
+        self._drop_outline()
+        if self._lines is not None:
+            self._lines.replace(self.data, start, end, new_text)
         self._lone_cr -= _count_lone_cr(self.data, start - 1, end)
         self.data[start:end] = new_text
         new_end = start + len(new_text)
         self._lone_cr += _count_lone_cr(self.data, start - 1, new_end)
-        self._tree.edit(
-            start_byte=start,
-            old_end_byte=end,
-            new_end_byte=new_end,
-            start_point=start_point,
-            old_end_point=old_end_point,
-            new_end_point=self._point(new_end),
-        )
+        if self._tree is not None:
+            self._tree.edit(
+                start_byte=start,
+                old_end_byte=end,
+                new_end_byte=new_end,
+                start_point=start_point,
+                old_end_point=old_end_point,
+                new_end_point=self._point(new_end),
+            )
         self._log(ByteEdit(start, end, new_end))
 
     def reparse(self) -> None:
         """Incremental re-parse after edits; a broken result is re-parsed fresh when the tree is next read."""
         self._needs_reparse = False
+        if self._tree is None:
+            return  # parsed as a whole when first read
         self._tree = self.parser.parse(bytes(self.data), self._tree)
         self._needs_fresh_parse = self._tree.root_node.has_error
 
@@ -174,10 +231,13 @@ class Document:
         encoded = new_text.encode("utf-8", "surrogatepass")
         if range_ is None:
             old_length = len(self.data)
+            self._drop_outline()
             self.data = bytearray(encoded)
-            self.lines = LineTable(self.data)
+            self._lines = None
             self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
-            self._tree = self.parser.parse(bytes(self.data))
+            keep_lazy = self._tree is None and len(self.data) >= self.outline_limit
+            self._tree = None if keep_lazy else self.parser.parse(bytes(self.data))
+            self._outline_failed = not keep_lazy  # a new text as a whole: read as on open
             self._needs_fresh_parse = self._needs_reparse = False
             self._log(ByteEdit(0, old_length, len(encoded)))
             return
@@ -212,11 +272,13 @@ class Document:
         large files off its event loop). It keeps the serial and the edit log, so a `UnitCache` follows the
         original and its snapshots alike; bytes, line table, tree (an O(1) tree-sitter copy) and parser are its own.
         """
-        tree = self.tree  # settle a pending fresh parse here, on the owner's thread
+        # Settle a pending (fresh) parse here, on the owner's thread; a document still without a tree stays so
+        # (its outline, if any, is shared: it never reads the bytes that edits change).
+        tree = self.tree if self._tree is not None else None
         snap = copy.copy(self)
         snap.data = bytearray(self.data)
-        snap.lines = copy.copy(self.lines)
+        snap._lines = copy.copy(self.lines)
         snap.parser = new_parser()
-        snap._tree = tree.copy()
+        snap._tree = tree.copy() if tree is not None else None
         snap._edit_log = list(self._edit_log)
         return snap

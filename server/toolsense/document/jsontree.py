@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from tree_sitter import Node
 
+from .outline import LightNode
+
 PointerPart = str | int
 Pointer = tuple[PointerPart, ...]
 
+_ESCAPE_OR_CONTROL = re.compile(rb'[\x00-\x1f\\"]')
 _SKIPPED = frozenset({"comment", "ERROR"})
 VALUE_TYPES = frozenset({"object", "array", "string", "number", "true", "false", "null"})
 
@@ -47,9 +51,18 @@ def pairs(obj: Node) -> Iterator[Node]:
 
 def string_value(node: Node) -> str | None:
     """The decoded content of a string node (escapes resolved); None for anything else."""
-    if node.type != "string" or node.text is None:
+    if node.type != "string":
         return None
+    if isinstance(node, LightNode):
+        return node.value if isinstance(node.value, str) else None  # decoded by the outline's scanner
     raw = node.text
+    if raw is None:
+        return None
+    if len(raw) >= 2 and raw[-1] == 0x22 and _ESCAPE_OR_CONTROL.search(raw, 1, len(raw) - 1) is None:
+        try:
+            return raw[1:-1].decode("utf-8", "surrogatepass")  # what json.loads gives, without its overhead
+        except UnicodeDecodeError:
+            pass
     try:
         value = json.loads(raw)
     except ValueError:
@@ -175,6 +188,8 @@ def to_value(node: Node) -> Any:
 
     Iterative, and bounded by `MAX_DEPTH` (raises `TooDeep`).
     """
+    if isinstance(node, LightNode):
+        return node.value  # an outline node: strict JSON, read when the outline was built
     if node.type == "document":
         values = document_values(node)
         return _convert(values[0]) if values else None

@@ -51,6 +51,7 @@ class ToolRegistry:
     """How many of the `version` bumps came from each file's tools (see `version_excluding`)."""
     _by_name: dict[str, list[ToolInfo]] | None = field(default=None, repr=False)
     _by_name_uri: dict[str, dict[str, list[ToolInfo]]] | None = field(default=None, repr=False)
+    _names: tuple[str, ...] | None = field(default=None, repr=False)
 
     def set_file(self, uri: str, tools: Iterable[ToolInfo]) -> bool:
         """Replace the tools of one file; True when that changed anything."""
@@ -65,6 +66,7 @@ class ToolRegistry:
         self.changes_by_uri[uri] = self.changes_by_uri.get(uri, 0) + 1
         self._by_name = None
         self._by_name_uri = None
+        self._names = None
         return True
 
     def version_excluding(self, uri: str) -> int:
@@ -133,7 +135,10 @@ class ToolRegistry:
         return self._by_name_uri
 
     def names(self) -> list[str]:
-        return sorted(self._index())
+        # Sorted once per change: a tool call or automation asks on every check (40,000 names in a large workspace).
+        if self._names is None:
+            self._names = tuple(sorted(self._index()))
+        return list(self._names)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         return closest(name, self._index(), limit=limit, cutoff=0.5)
@@ -141,6 +146,47 @@ class ToolRegistry:
     def tools_by_dependents(self) -> dict[str, list[str]]:
         """uri -> tool names it defines (for re-checking dependents when a file changes)."""
         return {uri: [t.name for t in tools] for uri, tools in self.by_uri.items()}
+
+
+Question = tuple[str, tuple[Any, ...]]
+"""A question asked of a registry: the method's name and its arguments."""
+
+
+@dataclass
+class RecordingRegistry(ToolRegistry):
+    """A registry that remembers every question a check asks of it, with the answer. A check made against it
+    is the check against any registry that gives the same answers (`answers_alike`): worker processes check a
+    file speculatively while the workspace is still being indexed, and keep the result when it holds."""
+
+    asked: dict[Question, Any] = field(default_factory=dict, repr=False)
+
+    def _ask(self, method: str, *args: Any) -> Any:
+        answer = getattr(ToolRegistry, method)(self, *args)
+        self.asked[(method, args)] = answer
+        return answer
+
+    def lookup(self, name: str) -> ToolInfo | None:
+        return self._ask("lookup", name)  # type: ignore[no-any-return]
+
+    def definitions(self, name: str) -> list[ToolInfo]:
+        return self._ask("definitions", name)  # type: ignore[no-any-return]
+
+    def elsewhere(self, name: str, uri: str, limit: int) -> tuple[list[ToolInfo], int]:
+        return self._ask("elsewhere", name, uri, limit)  # type: ignore[no-any-return]
+
+    def names(self) -> list[str]:
+        return self._ask("names")  # type: ignore[no-any-return]
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        return self._ask("suggest", name, limit)  # type: ignore[no-any-return]
+
+
+def answers_alike(asked: dict[Question, Any], registry: ToolRegistry) -> bool:
+    """Whether registry answers every recorded question as recorded (and holds no samples or live results,
+    which a recording registry never has and rules read as attributes)."""
+    if registry.samples or registry.live:
+        return False
+    return all(getattr(registry, method)(*args) == answer for (method, args), answer in asked.items())
 
 
 @dataclass(frozen=True)

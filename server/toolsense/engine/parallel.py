@@ -1,9 +1,14 @@
 """Checking many files on every core: a process pool over files, results identical to one process.
 
 The engine is position-free and its inputs are bytes and settings, so a file is checked the same way in any
-process. Two passes, as in `Workspace`: every file is indexed for its tools (in the pool), the parent merges
-the registry, then every file is checked against it (in the pool; each worker reads the registry once).
-Workers are started with `spawn` (no inherited state, same behaviour on every platform).
+process. `Workspace` makes two passes (index every file for its tools, then check every file against all of
+them); reading and parsing each file twice would cost the pool most of what a second core gains. So a worker
+reads a file once: it indexes it and checks it at once against a registry of the file's own tools that records
+every question the check asks (`RecordingRegistry`). When the parent has merged the whole registry, a result
+whose questions get the same answers from it is the result of the two passes, and is kept; only the other
+files (a call to a tool defined elsewhere, a name defined twice) are read and checked again, in the pool
+(each worker reads the registry once). Workers are started with `spawn` (no inherited state, same behaviour
+on every platform).
 """
 
 from __future__ import annotations
@@ -18,13 +23,13 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..settings import Settings
 from ..usermodels import ModelRegistry, load_models_for_cli
 from .catalog import Catalog, UnitKind
 from .checker import Diagnostic
-from .context import ToolInfo, ToolRegistry
+from .context import Question, RecordingRegistry, ToolInfo, ToolRegistry, answers_alike
 from .units import kind_from_path
 from .workspace import Workspace, document_tools, iter_json_files, load_file
 
@@ -55,6 +60,10 @@ class _Indexed:
     kind: UnitKind | None
     tools: list[ToolInfo] | None
     """None when the file could not be read (it gets its problem diagnostic in the check pass)."""
+    diagnostics: list[Diagnostic] | None = None
+    """The speculative check's result (None: the file is none of toolsense's, as `Workspace.check_all` omits)."""
+    asked: dict[Question, Any] | None = None
+    """What that check asked of the registry, with the answers; None when the file was not checked."""
 
 
 class _WorkerState:
@@ -75,13 +84,21 @@ def _init_worker(settings: Settings, catalog: Catalog, root: Path) -> None:
 
 
 def _index_chunk(paths: Sequence[Path]) -> list[_Indexed]:
+    """Each file's tools, and its speculative check against a recording registry of its own tools."""
     settings = _WorkerState.settings
     found: list[_Indexed] = []
     for path in paths:
         loaded = load_file(path)
         kind = kind_from_path(str(path.resolve()), settings)
         tools = document_tools(loaded.document, kind) if loaded.document is not None else None
-        found.append(_Indexed(path, loaded.uri, kind, tools))
+        registry = RecordingRegistry()
+        if tools is not None:
+            registry.set_file(loaded.uri, tools)
+        workspace = Workspace(settings, _WorkerState.catalog, registry, models=_WorkerState.models)
+        workspace.files[path] = loaded
+        workspace.kinds[path] = kind
+        diagnostics = workspace.check_all().get(path)
+        found.append(_Indexed(path, loaded.uri, kind, tools, diagnostics, registry.asked))
     return found
 
 
@@ -119,6 +136,8 @@ class PoolCheck:
         )
         self.registry = ToolRegistry()
         self.indexed: list[_Indexed] = []
+        self.rechecked = 0
+        """How many files the check pass read again (their speculative result did not hold)."""
         try:
             for indexed in self.pool.map(_index_chunk, _chunks(paths, self.size)):
                 self.indexed.extend(indexed)
@@ -136,16 +155,26 @@ class PoolCheck:
     def check(self) -> dict[Path, list[Diagnostic]]:
         """Every file's diagnostics (files that are none of toolsense's left out, as `Workspace.check_all`)."""
         try:
+            registry = self.registry
             with tempfile.NamedTemporaryFile(prefix="toolsense-registry-", suffix=".pickle", delete=False) as out:
-                pickle.dump(self.registry, out, protocol=pickle.HIGHEST_PROTOCOL)
-            results: dict[Path, list[Diagnostic]] = {}
+                pickle.dump(registry, out, protocol=pickle.HIGHEST_PROTOCOL)
+            again = [entry for entry in self.indexed if entry.asked is None or not answers_alike(entry.asked, registry)]
+            self.rechecked = len(again)
+            rechecked: dict[Path, list[Diagnostic]] = {}
             try:
-                for checked in self.pool.map(
-                    _check_chunk, itertools.repeat(out.name), _chunks(self.indexed, self.size)
-                ):
-                    results.update(checked)
+                size = max(1, min(_CHUNK_FILES, -(-len(again) // (self.jobs * 4))))
+                for checked in self.pool.map(_check_chunk, itertools.repeat(out.name), _chunks(again, size)):
+                    rechecked.update(checked)
             finally:
                 os.unlink(out.name)
+            redone = {entry.path for entry in again}
+            results: dict[Path, list[Diagnostic]] = {}
+            for entry in self.indexed:  # in the order of the files, as one process gives them
+                if entry.path in redone:
+                    if entry.path in rechecked:
+                        results[entry.path] = rechecked[entry.path]
+                elif entry.diagnostics is not None:
+                    results[entry.path] = entry.diagnostics
             return results
         finally:
             self.close()

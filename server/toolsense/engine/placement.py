@@ -59,7 +59,7 @@ _BARE_WORDS = {"NaN", "Infinity", "-Infinity", "undefined", "None", "True", "Fal
 def syntax_errors(document: Document) -> list[tuple[int, int, str]]:
     """ERROR and MISSING nodes, each as (start, end, message), found by descending only into subtrees that
     contain an error. One diagnostic per broken node, worded by what is wrong there when that is clear."""
-    return syntax_errors_in(document.root, len(document.data))
+    return syntax_errors_in(document.outline, len(document.data))
 
 
 def syntax_errors_in(root: Node, size: int) -> list[tuple[int, int, str]]:

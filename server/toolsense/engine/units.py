@@ -10,7 +10,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from tree_sitter import Node
@@ -18,22 +18,22 @@ from tree_sitter import Node
 from ..document.document import Document
 from ..document.jsontree import (
     MAX_DEPTH,
-    VALUE_TYPES,
     Pointer,
     TooDeep,
     document_values,
     member,
-    pair_key,
     string_value,
     to_value,
     value_children,
 )
+from ..document.outline import LightNode
 from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from . import regexes
 from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation
 from .detect import detect
+from .recovery import Shape, recover
 
 __all__ = ["UnitSpan"]
 
@@ -47,19 +47,22 @@ _FOLDER_GLOBS = tuple((kind, tuple(g for g in globs if not g.startswith("**/*.")
 the bar. The globs by file name (`**/*.tool.json`) are the user's own declaration: they force the kind."""
 _NAME_GLOBS = tuple((kind, tuple(g for g in globs if g.startswith("**/*."))) for kind, globs in _DEFAULTS)
 
-Shape = Literal["object", "array", "wrapper", "lines", "none"]
-
 
 def glob_match(path: str, pattern: str) -> bool:
     """A glob with `**` (any folders), `*`, `?` and `[...]`, matched against a whole posix path (linear time)."""
     return regexes.glob_match(path.replace("\\", "/"), pattern)
 
 
+def glob_any(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
+    """Whether the path matches any of the globs (`glob_match` of each, in one pass)."""
+    return regexes.glob_any(path.replace("\\", "/"), tuple(patterns))
+
+
 def kind_from_path(path: str, settings: Settings) -> UnitKind | None:
     """The kind the settings' globs, then the default globs by file name, force on this file (None: the content
     decides; see `weak_hint` for the folder globs)."""
     files = settings.files
-    if any(glob_match(path, g) for g in files.exclude):
+    if glob_any(path, files.exclude):
         return None
     sources: list[tuple[UnitKind, tuple[str, ...]]] = [
         ("automation", files.automations),
@@ -67,10 +70,10 @@ def kind_from_path(path: str, settings: Settings) -> UnitKind | None:
         ("tool", (*files.tool_definitions, *files.dialects)),
     ]
     for kind, user in sources:
-        if any(glob_match(path, g) for g in user):
+        if glob_any(path, user):
             return kind
     for kind, default in _NAME_GLOBS:
-        if any(glob_match(path, g) for g in default):
+        if glob_any(path, default):
             return kind
     return None
 
@@ -183,15 +186,16 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
     weak = weak_hint(document.uri) if kind_hint is None else None
     forced_dialect = as_dialect(dialect)
     claimer = Claimer(kind_hint, weak is not None, forced_dialect)
-    top = document.root
+    top = document.outline
     if top.type == "ERROR":
-        return _recovered_split(top, claimer, weak)
+        return Split(*recover(top, claimer, weak), None, None, None, recovered=True)
     values = document_values(top)
     if not values:
         errors = [child for child in top.named_children if child.type == "ERROR"]
         whole = next((e for e in errors if e.child_count and e.children[0].type in ("{", "[")), None)
         if whole is not None:
-            return _recovered_split(whole, claimer, weak)  # tree-sitter could not parse the text as a whole
+            # tree-sitter could not parse the text as a whole
+            return Split(*recover(whole, claimer, weak), None, None, None, recovered=True)
         if errors:
             return Split(kind_hint, "none", [], None, None, top, hinted=weak is not None)  # only syntax errors
         return Split(kind_hint, "none", [], None, "empty" if kind_hint else None, top)
@@ -263,129 +267,9 @@ def weak_hint(uri: str) -> UnitKind | None:
         return None
     path = unquote(urlparse(uri).path)
     for kind, globs in _FOLDER_GLOBS:
-        if any(glob_match(path, g) for g in globs):
+        if glob_any(path, globs):
             return kind
     return None
-
-
-_WRAPPERS = ("tools", "functions", "functionDeclarations", "automations")
-_MAX_UNIT_DEPTH = 3
-
-
-@dataclass
-class _Open:
-    """A container opened among the fragments of a document-level ERROR node."""
-
-    kind: Literal["object", "array"]
-    pointer: Pointer | None
-    key: str | None = None
-    colon: bool = False
-    index: int = 0
-
-
-def _next_pointer(frames: list[_Open]) -> Pointer | None:
-    if not frames:
-        return ()
-    frame = frames[-1]
-    if frame.pointer is None or len(frame.pointer) >= _MAX_UNIT_DEPTH:
-        return None  # units sit at most three levels down (`result.tools[i]`); deeper pointers are not needed
-    if frame.kind == "array":
-        return (*frame.pointer, frame.index)
-    return (*frame.pointer, frame.key) if frame.key is not None and frame.colon else None
-
-
-def _advance(frames: list[_Open]) -> None:
-    if frames:
-        frame = frames[-1]
-        frame.index += 1
-        frame.key, frame.colon = None, False
-
-
-def fragments(error_root: Node) -> tuple[str | None, list[tuple[Pointer, Node]]]:
-    """The complete values among the children of a document-level ERROR node, with their pointers.
-
-    When tree-sitter cannot parse a file as a whole (typically a string or bracket left open before the end),
-    the root is an ERROR whose children are the tokens it could not place and the complete subtrees it could:
-    `[{…}, {…}, {"name": "x` gives `[`, object, `,`, object, `,`, `{`, string, `:`, `"`, …. Replaying the
-    brackets over those children recovers where each complete subtree sits. Returns the top container's kind.
-    """
-    frames: list[_Open] = []
-    found: list[tuple[Pointer, Node]] = []
-    top: str | None = None
-    for child in error_root.children:
-        kind = child.type
-        if kind in ("{", "["):
-            pointer = _next_pointer(frames)
-            if not frames:
-                top = "object" if kind == "{" else "array"
-            frames.append(_Open("object" if kind == "{" else "array", pointer))
-        elif kind in ("}", "]"):
-            if frames:
-                frames.pop()
-                _advance(frames)
-        elif kind == ":":
-            if frames and frames[-1].kind == "object":
-                frames[-1].colon = True
-        elif kind == "pair":
-            frame = frames[-1] if frames else None
-            if frame is not None and frame.kind == "object" and frame.pointer is not None:
-                key, value = pair_key(child), child.child_by_field_name("value")
-                if key is not None and value is not None:
-                    found.append(((*frame.pointer, key), value))
-            _advance(frames)
-        elif kind == "string" and frames and frames[-1].kind == "object" and not frames[-1].colon:
-            frames[-1].key = string_value(child)
-        elif kind in VALUE_TYPES:
-            pointer = _next_pointer(frames)
-            if pointer is not None:
-                found.append((pointer, child))
-            _advance(frames)
-    return top, found
-
-
-def _recovered_split(error_root: Node, claimer: Claimer, weak: UnitKind | None) -> Split:
-    top, found = fragments(error_root)
-    candidates: list[tuple[Pointer, Node]] = []
-    prefix: Pointer = ()
-    if top == "array":
-        candidates = [(p, n) for p, n in found if len(p) == 1]
-    elif top == "object":
-        for wrapper in _WRAPPERS:
-            whole = next((n for p, n in found if p == (wrapper,) and n.type == "array"), None)
-            if whole is not None:
-                candidates = [((wrapper, i), n) for i, n in enumerate(value_children(whole))]
-            else:
-                candidates = [(p, n) for p, n in found if len(p) == 2 and p[0] == wrapper]
-            if candidates:
-                prefix = (wrapper,)
-                break
-        if not candidates:
-            candidates = [(p, n) for p, n in found if len(p) == 3 and p[:2] == ("result", "tools")]
-            prefix = ("result", "tools")
-    objects = [(p, n) for p, n in candidates if n.type == "object"]
-    if claimer.forced is None:
-        claim = claimer.elements(objects, "file", container=bool(prefix))
-        # A file broken while typed: what its complete top-level members say, else what its folder suggests.
-        members = {p[0]: _summary(n) for p, n in found if len(p) == 1 and isinstance(p[0], str)}
-        single = detect(members, relaxed=True) if top == "object" and not candidates else None
-        guess = claim.kind or (single.kind if single is not None else None) or weak
-        if guess is None:
-            return Split(None, "none", [], None, None, None, recovered=True)
-        kind: UnitKind = guess
-    else:
-        kind = claimer.forced
-    if not candidates:
-        return Split(kind, "none", [], None, None, None, recovered=True)
-    shape: Shape = "array" if top == "array" else "wrapper"
-    spans = [UnitSpan(kind, p, n, claimer.dialect if kind == "tool" else None) for p, n in candidates]
-    return Split(kind, shape, spans, None, None, None, recovered=True)
-
-
-def _summary(node: Node) -> Any:
-    """Enough of a value for `detect`: strings decoded, containers as empty ones of their kind."""
-    if node.type == "string":
-        return string_value(node)
-    return {"object": {"": None}, "array": []}.get(node.type, 0)
 
 
 def read_unit(document: Document, span: UnitSpan) -> Unit:
@@ -403,7 +287,8 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
     clean = True
     problem: UnitProblem | None = None
     try:
-        value = json.loads(raw)
+        # An outline node holds its value already, read by the same decoder from the same text.
+        value = node.value if isinstance(node, LightNode) else json.loads(raw)
     except RecursionError:
         return _unreadable(span, _too_deep(start))
     except ValueError as error:

@@ -175,26 +175,31 @@ def tool_infos(uri: str, units: Iterable[Unit], requests: bool = False) -> list[
 
 def document_tools(document: Document, kind: UnitKind | None, dialect: str | None = None) -> list[ToolInfo]:
     """Tools defined in a document (reads units; used for indexing files that are not open)."""
+    return index_document(document, kind, dialect)[1]
+
+
+def index_document(
+    document: Document, kind: UnitKind | None, dialect: str | None = None
+) -> tuple[UnitKind | None, list[ToolInfo]]:
+    """The kind of a document and the tools it defines, from one split."""
     file_split = split(document, kind, dialect)
     if file_split.kind != "tool":
-        return []
+        return file_split.kind, []
     units = with_dialects([read_unit(document, span) for span in file_split.spans])
-    return tool_infos(document.uri, units)
+    return file_split.kind, tool_infos(document.uri, units)
 
 
 def iter_json_files(paths: Iterable[Path], settings: Settings) -> Iterator[Path]:
     """JSON files under the given paths, skipping excluded folders and symlinks that lead out of the folder;
     explicit files always included."""
-    from .units import glob_match
+    from .units import glob_any
 
     for path in paths:
         if path.is_file():
             yield path
             continue
         for folder, dirs, files in os.walk(path):
-            dirs[:] = sorted(
-                d for d in dirs if not any(glob_match(f"{folder}/{d}/x", g) for g in settings.files.exclude)
-            )
+            dirs[:] = sorted(d for d in dirs if not glob_any(f"{folder}/{d}/x", settings.files.exclude))
             for name in sorted(files):
                 if name.endswith(JSON_SUFFIXES):
                     full = Path(folder) / name
@@ -202,7 +207,7 @@ def iter_json_files(paths: Iterable[Path], settings: Settings) -> Iterator[Path]
                         continue  # a link out of the folder (to ~/.aws/…): never read what lies outside
                     if not is_regular_or_unknown(full):
                         continue  # a FIFO or device named *.json: reading it would block or never end
-                    if not any(glob_match(str(full), g) for g in settings.files.exclude):
+                    if not glob_any(str(full), settings.files.exclude):
                         yield full
 
 

@@ -230,7 +230,7 @@ def fast_check(server: ToolsenseServer, od: OpenDocument) -> bool:
         or len(index.ends) != len(index.starts)
     ):
         return False
-    if document.root.has_error:
+    if document.has_error:
         return False
     position = index.find(touched[0])
     if position < 0:

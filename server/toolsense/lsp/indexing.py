@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
@@ -17,8 +18,8 @@ from lsprotocol import types
 from ..engine.catalog import UnitKind
 from ..engine.context import ToolInfo
 from ..engine.registry_files import load_registry_extras
-from ..engine.units import kind_from_path, split
-from ..engine.workspace import JSON_SUFFIXES, document_tools, iter_json_files, load_file, uri_to_path
+from ..engine.units import kind_from_path
+from ..engine.workspace import JSON_SUFFIXES, index_document, iter_json_files, load_file, path_to_uri, uri_to_path
 from ..settings import Settings
 from .configuration import config_root, reload_config_file
 from .server import ToolsenseServer
@@ -32,22 +33,62 @@ _CONFIG_FILES = ("toolsense.toml", "pyproject.toml")
 WATCHED_GLOBS = ("**/*.json", "**/*.jsonc", "**/toolsense.toml", "**/pyproject.toml")
 
 
-def index_one(path: Path, settings: Settings, max_bytes: int) -> tuple[str, UnitKind | None, list[ToolInfo]]:
+_BATCH = 32
+"""Files read per task on the indexing thread: one hand-over per file cost more than reading a small file."""
+
+Indexed = tuple[str, UnitKind | None, list[ToolInfo]]
+
+
+def index_one(path: Path, settings: Settings, max_bytes: int, uri: str | None = None) -> Indexed:
     """Read one file (on the indexing thread): its uri, its kind, and the tools it defines."""
-    loaded = load_file(path, max_bytes)
+    loaded = load_file(path, max_bytes, uri)
+    hint = kind_from_path(str(path), settings)
     if loaded.document is None:
-        return loaded.uri, kind_from_path(str(path), settings), []
-    kind = split(loaded.document, kind_from_path(str(path), settings)).kind
-    return loaded.uri, kind, document_tools(loaded.document, kind) if kind == "tool" else []
+        return loaded.uri, hint, []
+    kind, tools = index_document(loaded.document, hint)
+    return loaded.uri, kind, tools
+
+
+def index_many(paths: list[Path], settings: Settings, max_bytes: int, is_open: Callable[[str], bool]) -> list[Indexed]:
+    """Files read on the indexing thread, except those open in the editor (their open text speaks for them; one
+    opened meanwhile is left alone by `_record`)."""
+    found: list[Indexed] = []
+    for path in paths:
+        uri = path_to_uri(path)
+        if not is_open(uri):
+            found.append(index_one(path, settings, max_bytes, uri))
+    return found
+
+
+LARGE_FILE_BYTES = 1024 * 1024
+"""Files from this size on are indexed after the others: the editor opens a large file as it starts, and the
+open text speaks for it (reading it from disk at the same time costs the open check its interpreter)."""
 
 
 def list_files(roots: list[Path], settings: Settings) -> list[Path]:
-    return list(itertools.islice(iter_json_files(roots, settings), MAX_INDEXED_FILES))
+    files = list(itertools.islice(iter_json_files(roots, settings), MAX_INDEXED_FILES))
+    return sorted(files, key=_is_large)  # stable: small files first, in their order
 
 
-async def _read(server: ToolsenseServer, path: Path) -> tuple[str, UnitKind | None, list[ToolInfo]]:
+def _is_large(path: Path) -> bool:
+    try:
+        return path.stat().st_size >= LARGE_FILE_BYTES
+    except OSError:
+        return False
+
+
+async def _read(server: ToolsenseServer, path: Path) -> Indexed:
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(server.index_executor, index_one, path, server.settings, server.max_bytes())
+
+
+async def _after_open_checks(server: ToolsenseServer) -> None:
+    """Wait while an open document is checked off the event loop: both want the one interpreter, and the user
+    waits for the open document's diagnostics, not for the index."""
+    while pending := [
+        od.inflight for od in server.documents.values() if od.inflight is not None and not od.inflight.done()
+    ]:
+        await asyncio.wait(pending)
 
 
 def _record(server: ToolsenseServer, uri: str, kind: UnitKind | None, tools: list[ToolInfo]) -> bool:
@@ -88,16 +129,20 @@ async def index_workspace(server: ToolsenseServer) -> None:
     try:
         paths = await loop.run_in_executor(server.index_executor, list_files, server.roots, server.settings)
         last = loop.time()
-        for number, path in enumerate(paths, 1):
+        for start in range(0, len(paths), _BATCH):
             if generation != server.index_generation:
                 return  # settings changed: a newer indexing run has started
-            if server.is_open(server.canonical(path.as_uri())):
-                continue  # the open text speaks for this file (and was read already)
-            uri, kind, found = await _read(server, path)
-            changed |= _record(server, uri, kind, found)
-            if found:
-                files += 1
-                tools += len(found)
+            await _after_open_checks(server)
+            batch = paths[start : start + _BATCH]
+            read = await loop.run_in_executor(
+                server.index_executor, index_many, batch, server.settings, server.max_bytes(), server.is_open
+            )
+            for uri, kind, found in read:
+                changed |= _record(server, uri, kind, found)
+                if found:
+                    files += 1
+                    tools += len(found)
+            number = min(start + _BATCH, len(paths))
             if token is not None and loop.time() - last > _PROGRESS_INTERVAL_S:
                 last = loop.time()
                 progress.report(

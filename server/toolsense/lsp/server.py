@@ -591,7 +591,7 @@ class ToolsenseServer(LanguageServer):
         assert od.document is not None and od.report is not None
         report = od.report
         spans = report.split.spans
-        keep_old = od.index is not None and od.document.root.has_error and len(spans) < len(od.index.starts)
+        keep_old = od.index is not None and od.document.has_error and len(spans) < len(od.index.starts)
         if not keep_old:
             od.index = UnitIndex.from_split(
                 report.split, [u.value for u in report.units], [u.dialect for u in report.units]
