@@ -11,7 +11,6 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"
-ROOT = HERE.parents[1]
 
 
 def server_command(script: str, *args: str) -> str:
@@ -19,19 +18,6 @@ def server_command(script: str, *args: str) -> str:
     import shlex
 
     return shlex.join([sys.executable, str(SERVERS / script), *args])
-
-
-def run_cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "server"), env.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "toolsense", "check", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 def json_diagnostics(result: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
