@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import CORPUS, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from propkit import EXAMPLES, assert_in_range
@@ -22,8 +23,6 @@ from toolsense.engine.units import kind_from_path
 from toolsense.engine.workspace import load_file
 from toolsense.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
 SETTINGS = Settings()
 CTX = CheckContext(SETTINGS, ToolRegistry(), "file:///w/x.json")
 _MAX_BYTES = 400_000  # mutate files up to this size (larger corpus files are checked unmutated elsewhere)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from checking import CORPUS, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from propkit import assert_in_range
@@ -37,8 +38,6 @@ from toolsense.fixes import apply_edits, edits_for_fix
 from toolsense.settings import Settings
 
 EXAMPLES = int(os.environ.get("TOOLSENSE_HYPOTHESIS_EXAMPLES", "0")) or None
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
 SETTINGS = Settings()
 
 # --- hostile schemas ---------------------------------------------------------------------------------------

@@ -25,7 +25,11 @@ from toolsense.usermodels import ModelRegistry, load_models
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-CORPUS = ROOT.parent / "shared" / "corpus"
+# Next to the checkout (../shared), or next to the folder of worktrees (../../shared).
+CORPUS = next(
+    (p / "shared" / "corpus" for p in ROOT.parents[:2] if (p / "shared" / "corpus").is_dir()),
+    ROOT.parent / "shared" / "corpus",
+)
 TOOL_URI = "file:///work/project/tools/sample.json"
 HONEYCOMB_MODELS = {
     "honeycomb_create_slo": "honeycomb.tool_inputs:SLOToolInput",
