@@ -31,6 +31,8 @@ CORPUS = next(
     ROOT.parent / "shared" / "corpus",
 )
 TOOL_URI = "file:///work/project/tools/sample.json"
+MODEL_FIXTURES = ROOT / "tests" / "models" / "fixtures"
+"""Small model packages (tsfx_*) that tests register as a user's models."""
 HONEYCOMB_MODELS = {
     "honeycomb_create_slo": "honeycomb.tool_inputs:SLOToolInput",
     "honeycomb_create_board": "honeycomb.tool_inputs:BoardToolInput",

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from checking import EXAMPLES, HONEYCOMB_MODELS, check, codes, honeycomb_models, only
+from checking import EXAMPLES, HONEYCOMB_MODELS, MODEL_FIXTURES, check, codes, honeycomb_models, only
 from positions import span
 
 from toolsense.settings import Settings
@@ -96,9 +96,8 @@ def test_an_enum_the_schema_does_not_constrain(models: ModelRegistry) -> None:
 
 
 def test_registered_enums_are_compared_with_every_schema_node_they_name() -> None:
-    fixtures = Path(__file__).resolve().parents[2] / "models" / "fixtures"
-    settings = Settings(enums={"Unit": "tsfx_good:Unit"}, python_path=(str(fixtures),))
-    registry = load_models(settings, fixtures, timeout=20)
+    settings = Settings(enums={"Unit": "tsfx_good:Unit"}, python_path=(str(MODEL_FIXTURES),))
+    registry = load_models(settings, MODEL_FIXTURES, timeout=20)
     schema = {
         "type": "object",
         "properties": {"unit": {"$ref": "#/$defs/Unit", "description": "u"}},
