@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from clirun import run_cli
-from livekit import SERVERS, alive, json_diagnostics, server_command
-from waiting import until
+from livekit import SERVERS, json_diagnostics, server_command
+from waiting import alive, until
 
 pytest.importorskip("mcp")
 
