@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from checking import ROOT
 from clirun import run, run_cli
 
 from toolsense.cli import main
@@ -249,5 +250,5 @@ def test_rules_markdown_matches_docs(capsys: pytest.CaptureFixture[str]) -> None
     """docs/rules.md is generated from the catalog: regenerate it with `toolsense rules --markdown > docs/rules.md`."""
     assert main(["rules", "--markdown"]) == 0
     generated = capsys.readouterr().out
-    docs = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert docs == generated, "docs/rules.md is stale: run `toolsense rules --markdown > docs/rules.md`"

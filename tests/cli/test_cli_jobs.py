@@ -6,16 +6,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from checking import EXAMPLES, ROOT
 from clirun import run_cli
 
 from generate import write_workspace
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 def check_folder(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`toolsense check .` in `folder`, a child process running this checkout's toolsense."""
-    return run_cli(["check", ".", *args], folder, 300, env={"PYTHONPATH": str(REPO / "server")})
+    return run_cli(["check", ".", *args], folder, 300, env={"PYTHONPATH": str(ROOT / "server")})
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +24,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # One file of each kind that is not a small tool file: broken JSON, not ours, an automation.
     (folder / "pkg_0000" / "broken.tools.json").write_text('[{"name": "x", "input_schema": {', encoding="utf-8")
     (folder / "package.json").write_text('{"name": "not ours"}', encoding="utf-8")
-    automation = REPO / "examples" / "automations" / "morning-weather.json"
+    automation = EXAMPLES / "automations" / "morning-weather.json"
     (folder / "morning.automation.json").write_text(automation.read_text(encoding="utf-8"), encoding="utf-8")
     return folder
 
@@ -47,8 +46,8 @@ def test_two_jobs_print_what_one_prints_on_a_generated_workspace(generated: Path
 
 def test_two_jobs_print_what_one_prints_on_the_examples() -> None:
     # The examples register user models: each worker imports them as the single process does.
-    one = check_folder(REPO / "examples", "--jobs", "1")
-    two = check_folder(REPO / "examples", "--jobs", "2")
+    one = check_folder(EXAMPLES, "--jobs", "1")
+    two = check_folder(EXAMPLES, "--jobs", "2")
     assert one.returncode == two.returncode == 1
     assert two.stdout == one.stdout and two.stdout.count("\n") > 30
     assert two.stderr == one.stderr

@@ -5,15 +5,13 @@ from __future__ import annotations
 import argparse
 import io
 import json
-from pathlib import Path
 
 import pytest
+from checking import MODEL_FIXTURES
 
 from toolsense.cli.schema_command import generate_schema, print_schema, tool_definition
 from toolsense.domain.tool import is_object_schema, walk_schema
 from toolsense.models import ENUM_SCHEMAS
-
-FIXTURES = str(Path(__file__).resolve().parents[1] / "models" / "fixtures")
 
 
 def print_schema_of(
@@ -22,7 +20,7 @@ def print_schema_of(
     tool: str | None = None,
     description: str | None = None,
     dialect: str = "anthropic",
-    python_path: tuple[str, ...] = (FIXTURES,),
+    python_path: tuple[str, ...] = (str(MODEL_FIXTURES),),
 ) -> tuple[int, str, str]:
     args = argparse.Namespace(
         model=model, tool=tool, description=description, dialect=dialect, python_path=list(python_path)

@@ -16,20 +16,16 @@ import collections
 import csv
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from checking import CORPUS
 
 from toolsense.engine.checker import FileReport
 from toolsense.engine.workspace import Workspace
 from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[2]
-REALWORLD = next(
-    (p / "shared/corpus/realworld" for p in ROOT.parents[:2] if (p / "shared/corpus/realworld").is_dir()),
-    ROOT.parent / "shared/corpus/realworld",
-)
+REALWORLD = CORPUS / "realworld"
 
 pytestmark = [
     pytest.mark.corpus,

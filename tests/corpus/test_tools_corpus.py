@@ -12,18 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from checking import CORPUS
 
 from toolsense.engine.checker import Diagnostic
 from toolsense.engine.workspace import Workspace
 from toolsense.rules import CATALOG
 from toolsense.settings import Settings
-
-ROOT = Path(__file__).resolve().parents[2]
-# Next to the checkout (../shared), or next to the folder of worktrees (../../shared).
-CORPUS = next(
-    (p / "shared" / "corpus" for p in ROOT.parents[:2] if (p / "shared" / "corpus").is_dir()),
-    ROOT.parent / "shared" / "corpus",
-)
 
 pytestmark = [
     pytest.mark.corpus,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 
 import pytest
+from checking import MODEL_FIXTURES
 
 import toolsense.features  # noqa: F401  (loads the optional provider modules, tool_help among them)
 from toolsense.document.document import Document
@@ -19,13 +19,12 @@ from toolsense.features.tool_help import model_completion, tool_help_hover
 from toolsense.settings import Settings
 from toolsense.usermodels import ModelRegistry, load_models
 
-FIXTURES = Path(__file__).resolve().parents[1] / "models" / "fixtures"
 MODELS = {"get_weather": "tsfx_good:WeatherInput"}
 
 
 @pytest.fixture(scope="module")
 def models() -> ModelRegistry:
-    return load_models(Settings(models=MODELS, python_path=(str(FIXTURES),)), FIXTURES, timeout=20)
+    return load_models(Settings(models=MODELS, python_path=(str(MODEL_FIXTURES),)), MODEL_FIXTURES, timeout=20)
 
 
 def query_at(

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from fixing import assert_outside_unchanged, strip_comments
+from fixing import assert_outside_unchanged, json_paths, strip_comments, value_at
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -54,23 +54,6 @@ def render(value: Any, style: int) -> str:
     return text + ("\n" if style % 7 else "")
 
 
-def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            found += paths(child, (*prefix, key))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            found += paths(child, (*prefix, index))
-    return found
-
-
-def at(value: Any, path: tuple[Any, ...]) -> Any:
-    for part in path:
-        value = value[part]
-    return value
-
-
 def blank_lines(text: str) -> int:
     return sum(1 for line in re.split(r"\r\n|\r|\n", text)[:-1] if not line.strip())
 
@@ -91,22 +74,22 @@ def check_edit(value: Any, style: int, edit: FixEdit, expected: Any, snippets: b
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=roots, style=st.integers(0, 209), data=st.data())
 def test_remove(value: Any, style: int, data: st.DataObject) -> None:
-    path = data.draw(st.sampled_from(paths(value)[1:]))
+    path = data.draw(st.sampled_from(json_paths(value)[1:]))
     expected = json.loads(json.dumps(value))
-    del at(expected, path[:-1])[path[-1]]
+    del value_at(expected, path[:-1])[path[-1]]
     check_edit(value, style, RemoveMember(path), expected)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=roots, style=st.integers(0, 209), new_key=keys, data=st.data())
 def test_rename(value: Any, style: int, new_key: str, data: st.DataObject) -> None:
-    members = [p for p in paths(value)[1:] if isinstance(p[-1], str)]
+    members = [p for p in json_paths(value)[1:] if isinstance(p[-1], str)]
     assume(members)
     path = data.draw(st.sampled_from(members))
-    parent = at(value, path[:-1])
+    parent = value_at(value, path[:-1])
     assume(new_key not in parent)
     expected = json.loads(json.dumps(value))
-    target = at(expected, path[:-1])
+    target = value_at(expected, path[:-1])
     renamed = {(new_key if k == path[-1] else k): v for k, v in target.items()}
     target.clear()
     target.update(renamed)
@@ -116,10 +99,10 @@ def test_rename(value: Any, style: int, new_key: str, data: st.DataObject) -> No
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=roots, style=st.integers(0, 209), replacement=values, pretty=st.booleans(), data=st.data())
 def test_replace_value(value: Any, style: int, replacement: Any, pretty: bool, data: st.DataObject) -> None:
-    path = data.draw(st.sampled_from(paths(value)))
+    path = data.draw(st.sampled_from(json_paths(value)))
     expected = json.loads(json.dumps(value))
     if path:
-        at(expected, path[:-1])[path[-1]] = replacement
+        value_at(expected, path[:-1])[path[-1]] = replacement
     else:
         expected = replacement
     check_edit(value, style, ReplaceValue(path, json.dumps(replacement, indent=2 if pretty else None)), expected)
@@ -134,12 +117,12 @@ def test_replace_value(value: Any, style: int, replacement: Any, pretty: bool, d
     data=st.data(),
 )
 def test_insert(value: Any, style: int, new: dict[str, Any], snippets: bool, data: st.DataObject) -> None:
-    objects = [p for p in paths(value) if isinstance(at(value, p), dict)]
+    objects = [p for p in json_paths(value) if isinstance(value_at(value, p), dict)]
     assume(objects)
     path = data.draw(st.sampled_from(objects))
-    assume(not set(new) & set(at(value, path)))
+    assume(not set(new) & set(value_at(value, path)))
     expected = json.loads(json.dumps(value))
-    at(expected, path).update(new)
+    value_at(expected, path).update(new)
     members = tuple((k, json.dumps(v)) for k, v in new.items())
     # The snippet variant's placeholders default to the same values: accepting them gives the same JSON.
     snippet_members = tuple(
@@ -158,14 +141,14 @@ def test_insert(value: Any, style: int, new: dict[str, Any], snippets: bool, dat
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=roots, style=st.integers(0, 209), text=st.text(alphabet='xy"\\\n😀é', max_size=4), data=st.data())
 def test_replace_in_string(value: Any, style: int, text: str, data: st.DataObject) -> None:
-    strings = [p for p in paths(value) if isinstance(at(value, p), str)]
+    strings = [p for p in json_paths(value) if isinstance(value_at(value, p), str)]
     assume(strings)
     path = data.draw(st.sampled_from(strings))
-    original = at(value, path)
+    original = value_at(value, path)
     start = data.draw(st.integers(0, len(original)))
     end = data.draw(st.integers(start, len(original)))
     expected = json.loads(json.dumps(value))
     replaced = original[:start] + text + original[end:]
     if path:
-        at(expected, path[:-1])[path[-1]] = replaced
+        value_at(expected, path[:-1])[path[-1]] = replaced
     check_edit(value, style, ReplaceInString(path, start, end, text), expected)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from checking import EXAMPLES
-from fixing import WORKSPACE, assert_outside_unchanged, check_in_workspace, checker, loads
+from fixing import WORKSPACE, assert_outside_unchanged, check_in_workspace, checker, json_paths, loads, value_at
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,23 +30,6 @@ for _root, _paths in ((WORKSPACE, sorted(CASES.glob("*.json"))), (EXAMPLES, sort
         SOURCES.append((_root, _name, json.loads(_path.read_text(encoding="utf-8"))))
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            found += _paths(child, (*prefix, key))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            found += _paths(child, (*prefix, index))
-    return found
-
-
-def _get(value: Any, path: tuple[Any, ...]) -> Any:
-    for part in path:
-        value = value[part]
-    return value
-
-
 def _typo(word: str, rng: random.Random) -> str:
     if len(word) < 3:
         return word + "x"
@@ -56,11 +39,11 @@ def _typo(word: str, rng: random.Random) -> str:
 
 def mutate(value: Any, rng: random.Random) -> Any:
     value = json.loads(json.dumps(value))
-    paths = _paths(value)
+    paths = json_paths(value)
     path = rng.choice(paths)
     parent_path, last = path[:-1], path[-1] if path else None
-    parent = _get(value, parent_path) if path else None
-    target = _get(value, path)
+    parent = value_at(value, parent_path) if path else None
+    target = value_at(value, path)
     kind = rng.randrange(6)
     if kind == 0 and isinstance(parent, dict):  # a typo in a key
         parent[_typo(str(last), rng)] = parent.pop(last)

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from checking import MODEL_FIXTURES
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 from waiting import until_async
 
-FIXTURES = Path(__file__).resolve().parents[1] / "models" / "fixtures"
 TIMEOUT = 60.0
 
 
@@ -41,7 +41,7 @@ async def test_models_are_loaded_in_the_background_and_used(client: LanguageClie
     (root / "calls").mkdir()
     config = root / "toolsense.toml"
     config.write_text(
-        f'python_path = ["{FIXTURES}"]\n\n[models]\nget_weather = "tsfx_good:WeatherInput"\n'
+        f'python_path = ["{MODEL_FIXTURES}"]\n\n[models]\nget_weather = "tsfx_good:WeatherInput"\n'
         'broken_tool = "tsfx_raises:Model"\n',
         encoding="utf-8",
     )

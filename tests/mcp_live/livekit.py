@@ -1,9 +1,8 @@
-"""Helpers for the live MCP server tests: the SDK test servers in `servers/`, the CLI as a subprocess."""
+"""Helpers for the live MCP server tests: the SDK test servers in `servers/`, the CLI's JSON output."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +10,6 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers"
-ROOT = HERE.parents[1]
 
 
 def server_command(script: str, *args: str) -> str:
@@ -21,34 +19,6 @@ def server_command(script: str, *args: str) -> str:
     return shlex.join([sys.executable, str(SERVERS / script), *args])
 
 
-def run_cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "server"), env.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "toolsense", "check", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
 def json_diagnostics(result: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = json.loads(result.stdout)
     return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie still answers signal 0; it is dead for our purpose.
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    return "\nState:\tZ" not in status

@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from livekit import SERVERS, alive, json_diagnostics, run_cli, server_command
-from waiting import until
+from clirun import run_cli
+from livekit import SERVERS, json_diagnostics, server_command
+from waiting import alive, until
 
 pytest.importorskip("mcp")
 
@@ -22,7 +23,7 @@ def brief(diagnostics: list[dict[str, object]]) -> list[tuple[str, int, str]]:
 
 def test_stdio_lists_every_page_writes_a_stable_snapshot_and_checks_it(tmp_path: Path) -> None:
     command = server_command("paged_server.py", "--tools", "5", "--page", "2", "--invalid")
-    result = run_cli("--mcp-server", command, "--snapshot", "snaps", "--format", "json", cwd=tmp_path)
+    result = run_cli(["check", "--mcp-server", command, "--snapshot", "snaps", "--format", "json"], cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     snapshot = tmp_path / "snaps" / "paged-demo.tools.json"
     assert "wrote snaps/paged-demo.tools.json (7 tools)" in result.stderr
@@ -41,13 +42,13 @@ def test_stdio_lists_every_page_writes_a_stable_snapshot_and_checks_it(tmp_path:
     assert errors == {("TS214", strin), ("TS212", required_y)}
     assert all(d["path"] == "snaps/paged-demo.tools.json" for d in diagnostics)
     # The same listing writes the same bytes.
-    again = run_cli("--mcp-server", command, "--snapshot", "again", cwd=tmp_path)
+    again = run_cli(["check", "--mcp-server", command, "--snapshot", "again"], cwd=tmp_path)
     assert (tmp_path / "again" / "paged-demo.tools.json").read_text() == text, again.stderr
 
 
 def test_a_committed_snapshot_reports_drift_and_is_not_overwritten(tmp_path: Path) -> None:
     command = server_command("paged_server.py", "--tools", "3")
-    first = run_cli("--mcp-server", command, "--snapshot", "snaps", cwd=tmp_path)
+    first = run_cli(["check", "--mcp-server", command, "--snapshot", "snaps"], cwd=tmp_path)
     assert first.returncode == 0, first.stdout + first.stderr
     path = tmp_path / "snaps" / "paged-demo.tools.json"
     data = json.loads(path.read_text())
@@ -56,7 +57,7 @@ def test_a_committed_snapshot_reports_drift_and_is_not_overwritten(tmp_path: Pat
     del data["tools"][1]
     committed = json.dumps(data, indent=2) + "\n"
     path.write_text(committed)
-    result = run_cli("--mcp-server", command, "--snapshot", "snaps", "--format", "json", cwd=tmp_path)
+    result = run_cli(["check", "--mcp-server", command, "--snapshot", "snaps", "--format", "json"], cwd=tmp_path)
     assert result.returncode == 1
     assert path.read_text() == committed
     drift = {d["code"]: d for d in json_diagnostics(result) if d["code"] in ("TS925", "TS926", "TS927")}
@@ -71,7 +72,7 @@ def test_a_committed_snapshot_reports_drift_and_is_not_overwritten(tmp_path: Pat
     )
     removed_line = next(i for i, line in enumerate(lines) if '"old_tool"' in line)
     assert drift["TS926"]["range"]["start"]["line"] == removed_line
-    updated = run_cli("--mcp-server", command, "--snapshot", "snaps", "--update-snapshot", cwd=tmp_path)
+    updated = run_cli(["check", "--mcp-server", command, "--snapshot", "snaps", "--update-snapshot"], cwd=tmp_path)
     assert updated.returncode == 0, updated.stdout
     assert "old_tool" not in path.read_text()
 
@@ -95,7 +96,7 @@ def test_streamable_http_on_loopback(tmp_path: Path) -> None:
     try:
         until(port_file.exists, "the HTTP server's port", 60)
         url = f"http://127.0.0.1:{port_file.read_text()}/mcp"
-        result = run_cli("--mcp-url", url, "--snapshot", "snaps", "--format", "json", cwd=tmp_path)
+        result = run_cli(["check", "--mcp-url", url, "--snapshot", "snaps", "--format", "json"], cwd=tmp_path)
         assert result.returncode == 0, result.stdout + result.stderr
         data = json.loads((tmp_path / "snaps" / "web-demo.tools.json").read_text())
         assert [t["name"] for t in data["tools"]] == [f"get_item_{i}" for i in range(4)]
@@ -114,7 +115,7 @@ def test_an_http_server_that_is_not_there(tmp_path: Path) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    result = run_cli("--mcp-url", f"http://127.0.0.1:{port}/mcp", "--format", "json", cwd=tmp_path)
+    result = run_cli(["check", "--mcp-url", f"http://127.0.0.1:{port}/mcp", "--format", "json"], cwd=tmp_path)
     assert result.returncode == 1
     (only,) = json_diagnostics(result)
     assert only["code"] == "TS920" and only["path"] == f"mcp-server:http:127.0.0.1:{port}/mcp"
@@ -134,7 +135,7 @@ def test_a_hanging_server_is_stopped_even_when_it_ignores_sigterm(tmp_path: Path
     pid_file = tmp_path / "pid"
     command = server_command("misbehave.py", "hang", str(pid_file))
     started = time.monotonic()
-    result = run_cli("--mcp-server", command, "--mcp-timeout", "4", "--format", "json", cwd=tmp_path)
+    result = run_cli(["check", "--mcp-server", command, "--mcp-timeout", "4", "--format", "json"], cwd=tmp_path)
     elapsed = time.monotonic() - started
     only = _one(result)
     assert only["code"] == "TS921"
@@ -144,7 +145,9 @@ def test_a_hanging_server_is_stopped_even_when_it_ignores_sigterm(tmp_path: Path
 
 
 def test_a_server_that_crashes_on_start(tmp_path: Path) -> None:
-    result = run_cli("--mcp-server", server_command("misbehave.py", "crash"), "--format", "json", cwd=tmp_path)
+    result = run_cli(
+        ["check", "--mcp-server", server_command("misbehave.py", "crash"), "--format", "json"], cwd=tmp_path
+    )
     only = _one(result)
     assert only["code"] == "TS920"
     assert only["message"] == (
@@ -154,7 +157,7 @@ def test_a_server_that_crashes_on_start(tmp_path: Path) -> None:
 
 
 def test_a_command_that_does_not_exist(tmp_path: Path) -> None:
-    result = run_cli("--mcp-server", "no-such-mcp-server-xyz --flag", "--format", "json", cwd=tmp_path)
+    result = run_cli(["check", "--mcp-server", "no-such-mcp-server-xyz --flag", "--format", "json"], cwd=tmp_path)
     only = _one(result)
     assert only["message"] == "Cannot start the server: command 'no-such-mcp-server-xyz' not found"
     assert only["path"] == "mcp-server:no-such-mcp-server-xyz --flag"
@@ -162,7 +165,7 @@ def test_a_command_that_does_not_exist(tmp_path: Path) -> None:
 
 def test_garbage_before_the_protocol_is_a_warning_and_the_tools_are_still_checked(tmp_path: Path) -> None:
     command = server_command("misbehave.py", "garbage")
-    result = run_cli("--mcp-server", command, "--snapshot", "s", "--format", "json", cwd=tmp_path)
+    result = run_cli(["check", "--mcp-server", command, "--snapshot", "s", "--format", "json"], cwd=tmp_path)
     assert result.returncode == 0
     only = _one(result)
     assert only["code"] == "TS922" and only["severity"] == "warning"
@@ -172,7 +175,7 @@ def test_garbage_before_the_protocol_is_a_warning_and_the_tools_are_still_checke
 
 def test_only_garbage_and_no_answer(tmp_path: Path) -> None:
     command = server_command("misbehave.py", "noise-only")
-    result = run_cli("--mcp-server", command, "--mcp-timeout", "4", "--format", "json", cwd=tmp_path)
+    result = run_cli(["check", "--mcp-server", command, "--mcp-timeout", "4", "--format", "json"], cwd=tmp_path)
     only = _one(result)
     assert only["code"] == "TS921"
     assert str(only["message"]).startswith(
@@ -183,7 +186,7 @@ def test_only_garbage_and_no_answer(tmp_path: Path) -> None:
 
 def test_a_server_that_waits_for_input(tmp_path: Path) -> None:
     command = server_command("misbehave.py", "needs-input")
-    result = run_cli("--mcp-server", command, "--mcp-timeout", "4", "--format", "json", cwd=tmp_path)
+    result = run_cli(["check", "--mcp-server", command, "--mcp-timeout", "4", "--format", "json"], cwd=tmp_path)
     only = _one(result)
     assert only["code"] == "TS921"
     assert "within 4 s (initialize)" in str(only["message"])
@@ -191,7 +194,9 @@ def test_a_server_that_waits_for_input(tmp_path: Path) -> None:
 
 def test_ten_thousand_tools(tmp_path: Path) -> None:
     command = server_command("paged_server.py", "--tools", "10000", "--page", "1000", "--name", "huge")
-    result = run_cli("--mcp-server", command, "--snapshot", "s", "--format", "json", cwd=tmp_path, timeout=300)
+    result = run_cli(
+        ["check", "--mcp-server", command, "--snapshot", "s", "--format", "json"], cwd=tmp_path, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     limited = [d for d in json_diagnostics(result) if d["code"] == "TS923"]
     assert [d["message"] for d in limited] == [
@@ -204,7 +209,9 @@ def test_env_values_never_reach_the_output(tmp_path: Path) -> None:
     secret = "sk-live-0123456789abcdef"
     # The server prints its token to stderr and exits: the message quotes stderr, with the secret redacted.
     command = server_command("paged_server.py", "--stderr-env", "API_TOKEN", "--exit-after-stderr")
-    result = run_cli("--mcp-server", command, "--mcp-env", f"API_TOKEN={secret}", "--format", "json", cwd=tmp_path)
+    result = run_cli(
+        ["check", "--mcp-server", command, "--mcp-env", f"API_TOKEN={secret}", "--format", "json"], cwd=tmp_path
+    )
     assert result.returncode == 1
     assert secret not in result.stdout + result.stderr
     only = _one(result)

@@ -1,17 +1,18 @@
 """MCP configuration files in the editor, over stdio with pytest-lsp: diagnostics, completion, hover, the code
 lens on each server entry and its command (which runs a real SDK server from tests/mcp_live/servers)."""
 
-# ruff: noqa: F811  (the fixtures are imported from cfgkit and named as parameters)
 from __future__ import annotations
 
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
-from cfgkit import ConfigSession, client, session  # noqa: F401  (pytest fixtures)
 from livekit import SERVERS
+from lspkit import Session, find, neovim_capabilities
 from lsprotocol import types
 
 VSCODE = """{
@@ -26,27 +27,28 @@ VSCODE = """{
 """
 
 
-def _at(text: str, needle: str, shift: int = 0) -> tuple[int, int]:
-    index = text.index(needle) + shift
-    line = text[:index].count("\n")
-    return line, index - (text[:index].rfind("\n") + 1)
+async def _start(session: Session, **options: Any) -> None:
+    """Neovim that also shows documents (the "Check this server's tools" command opens its snapshot)."""
+    caps = neovim_capabilities()
+    caps.window = types.WindowClientCapabilities(show_document=types.ShowDocumentClientCapabilities(support=True))
+    await session.start(caps, {"diagnostics": {"debounce_ms": 0}, **options})
 
 
 def _brief(diagnostics: list[types.Diagnostic]) -> list[tuple[int, int, str | int | None]]:
     return sorted((d.range.start.line, d.range.start.character, d.code) for d in diagnostics)
 
 
-async def test_vscode_mcp_json_diagnostics(session: ConfigSession) -> None:
-    await session.start()
-    uri = session.open(".vscode/mcp.json", VSCODE)
+async def test_vscode_mcp_json_diagnostics(session: Session) -> None:
+    await _start(session)
+    uri = session.open(".vscode/mcp.json", VSCODE, write=True)
     diagnostics = await session.diagnostics(uri)
     assert _brief(diagnostics) == sorted(
         [
-            (*_at(VSCODE, "${input:tokn}"), "TS934"),
-            (*_at(VSCODE, '3], "evn"', 0), "TS931"),
-            (*_at(VSCODE, '"evn"'), "TS930"),
-            (*_at(VSCODE, '"streamable-http"'), "TS933"),
-            (*_at(VSCODE, '"empty"'), "TS932"),
+            (*find(VSCODE, "${input:tokn}"), "TS934"),
+            (*find(VSCODE, '3], "evn"'), "TS931"),
+            (*find(VSCODE, '"evn"'), "TS930"),
+            (*find(VSCODE, '"streamable-http"'), "TS933"),
+            (*find(VSCODE, '"empty"'), "TS932"),
         ]
     )
     by_code = {d.code: d for d in diagnostics}
@@ -55,42 +57,31 @@ async def test_vscode_mcp_json_diagnostics(session: ConfigSession) -> None:
     assert by_code["TS932"].message == "Server 'empty' needs `command` (to start it over stdio) or `url` (http)"
 
 
-async def test_claude_files_say_less(session: ConfigSession) -> None:
-    await session.start()
+async def test_claude_files_say_less(session: Session) -> None:
+    await _start(session)
     text = '{"mcpServers": {"a": {"command": "npx", "args": ["-y", "pkg"], "autoApprove": [], "hedaers": {}}}}\n'
-    uri = session.open(".mcp.json", text)
+    uri = session.open(".mcp.json", text, write=True)
     diagnostics = await session.diagnostics(uri)
     # `autoApprove` (another client's key) is not reported; `hedaers` looks like `headers`.
     assert [(d.code, d.message.split(".")[0]) for d in diagnostics] == [
         ("TS930", "Unknown property 'hedaers' at 'mcpServers")
     ]
-    other = session.open("claude_desktop_config.json", '{"globalShortcut": "x", "mcpServers": {}}')
+    other = session.open("claude_desktop_config.json", '{"globalShortcut": "x", "mcpServers": {}}', write=True)
     assert await session.diagnostics(other) == []
 
 
-async def test_completion_and_hover_in_a_server_entry(session: ConfigSession) -> None:
-    await session.start()
+async def test_completion_and_hover_in_a_server_entry(session: Session) -> None:
+    await _start(session)
     text = '{\n  "servers": {\n    "x": {"type": "stdio", "command": "a"}\n  }\n}\n'
-    uri = session.open(".vscode/mcp.json", text)
+    uri = session.open(".vscode/mcp.json", text, write=True)
     await session.diagnostics(uri)
-    line, character = _at(text, '"type"')
-    result = await session.client.text_document_completion_async(
-        types.CompletionParams(types.TextDocumentIdentifier(uri), types.Position(line, character))
-    )
-    assert result is not None
-    items = result.items if isinstance(result, types.CompletionList) else result
-    labels = {item.label for item in items}
+    line, character = find(text, '"type"')
+    labels = {item.label for item in await session.completion(uri, line, character)}
     assert {"args", "env", "envFile", "url", "headers"} <= labels and "command" not in labels
-    value_line, value_character = _at(text, '"stdio"', 1)
-    values = await session.client.text_document_completion_async(
-        types.CompletionParams(types.TextDocumentIdentifier(uri), types.Position(value_line, value_character))
-    )
-    assert values is not None
-    value_items = values.items if isinstance(values, types.CompletionList) else values
-    assert [i.label for i in value_items] == ['"stdio"', '"http"', '"sse"']
-    hover = await session.client.text_document_hover_async(
-        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, character + 2))
-    )
+    value_line, value_character = find(text, '"stdio"', 1)
+    values = await session.completion(uri, value_line, value_character)
+    assert [i.label for i in values] == ['"stdio"', '"http"', '"sse"']
+    hover = await session.hover(uri, line, character + 2)
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert hover.contents.value.startswith("**type** · `string` · optional")
     assert "Streamable HTTP" in hover.contents.value
@@ -102,18 +93,18 @@ def _config(command: list[str]) -> str:
 
 
 async def test_code_lens_runs_the_server_writes_and_opens_the_snapshot_and_summarises(
-    session: ConfigSession,
+    session: Session,
 ) -> None:
-    await session.start()
+    await _start(session)
     command = [sys.executable, str(SERVERS / "paged_server.py"), "--tools", "3", "--invalid"]
     text = _config(command)
-    uri = session.open(".vscode/mcp.json", text)
+    uri = session.open(".vscode/mcp.json", text, write=True)
     assert await session.diagnostics(uri) == []
     lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert lenses is not None
     assert [(lens.range.start.line, lens.command.title if lens.command else None) for lens in lenses] == [
-        (_at(text, '"demo"')[0], "Check this server's tools"),
-        (_at(text, '"web"')[0], "Check this server's tools"),
+        (find(text, '"demo"')[0], "Check this server's tools"),
+        (find(text, '"web"')[0], "Check this server's tools"),
     ]
     first = lenses[0].command
     assert first is not None and list(first.arguments or ()) == [uri, "demo"]
@@ -126,34 +117,34 @@ async def test_code_lens_runs_the_server_writes_and_opens_the_snapshot_and_summa
     assert json.loads(snapshot.read_text())["serverInfo"]["name"] == "paged-demo"
     assert [shown.uri for shown in session.shown] == [snapshot.as_uri()]
 
-    def summarised(diagnostics: list[types.Diagnostic]) -> bool:
+    def summarised(diagnostics: Sequence[types.Diagnostic]) -> bool:
         return any(d.code == "TS924" for d in diagnostics)
 
-    (summary,) = await session.diagnostics(uri, summarised)
+    (summary,) = await session.diagnostics(uri, predicate=summarised)
     assert summary.message == "'demo': 5 tools, 2 errors, 6 warnings (snapshot .toolsense/mcp/paged-demo.tools.json)"
     assert summary.severity == types.DiagnosticSeverity.Information
-    assert (summary.range.start.line, summary.range.start.character) == _at(text, '"demo"')
+    assert (summary.range.start.line, summary.range.start.character) == find(text, '"demo"')
     # A server that cannot be reached: the failure is the entry's diagnostic.
     failed = await session.client.workspace_execute_command_async(
         types.ExecuteCommandParams(first.command, [uri, "web"])
     )
     assert failed["error"].startswith("Cannot connect to http://127.0.0.1:9/mcp")
 
-    def both(diagnostics: list[types.Diagnostic]) -> bool:
+    def both(diagnostics: Sequence[types.Diagnostic]) -> bool:
         return {d.code for d in diagnostics} == {"TS924", "TS920"}
 
-    entries = await session.diagnostics(uri, both)
+    entries = await session.diagnostics(uri, predicate=both)
     web = next(d for d in entries if d.code == "TS920")
-    assert web.range.start.line == _at(text, '"web"')[0]
+    assert web.range.start.line == find(text, '"web"')[0]
     assert "sk-secret-42-xyz" not in json.dumps([d.message for d in entries])
 
 
-async def test_untrusted_workspace_gets_no_lens_and_the_command_refuses(session: ConfigSession) -> None:
-    await session.start({"trusted": False})
+async def test_untrusted_workspace_gets_no_lens_and_the_command_refuses(session: Session) -> None:
+    await _start(session, trusted=False)
     pid_marker = session.root / "started"
     script = f"import pathlib; pathlib.Path({str(pid_marker)!r}).write_text('x')"
     text = _config([sys.executable, "-c", script])
-    uri = session.open(".vscode/mcp.json", text)
+    uri = session.open(".vscode/mcp.json", text, write=True)
     await session.diagnostics(uri)
     lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert not lenses
@@ -165,11 +156,11 @@ async def test_untrusted_workspace_gets_no_lens_and_the_command_refuses(session:
 
 
 @pytest.mark.parametrize("name", [".mcp.json", "claude_desktop_config.json", "mcp.json"])
-async def test_lens_on_every_configuration_format(session: ConfigSession, name: str) -> None:
-    await session.start()
+async def test_lens_on_every_configuration_format(session: Session, name: str) -> None:
+    await _start(session)
     command = [sys.executable, str(SERVERS / "misbehave.py"), "garbage"]
     text = json.dumps({"mcpServers": {"echo": {"command": command[0], "args": command[1:]}}}, indent=2)
-    uri = session.open(name, text)
+    uri = session.open(name, text, write=True)
     await session.diagnostics(uri)
     lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert lenses and lenses[0].command is not None
@@ -177,33 +168,23 @@ async def test_lens_on_every_configuration_format(session: ConfigSession, name: 
         types.ExecuteCommandParams(lenses[0].command.command, list(lenses[0].command.arguments or ()))
     )
     assert result["summary"] == "1 tool, 0 errors, 1 warning"  # the banner on stdout (TS922)
-    (summary,) = await session.diagnostics(uri, lambda ds: any(d.code == "TS924" for d in ds))
+    (summary,) = await session.diagnostics(uri, predicate=lambda ds: any(d.code == "TS924" for d in ds))
     assert summary.severity == types.DiagnosticSeverity.Warning  # the banner on stdout
     assert "not JSON-RPC (first: 'Starting misbehave server v0.0.1 ...')" in summary.message
 
 
-async def test_typing_in_a_configuration_file_updates_its_diagnostics(session: ConfigSession) -> None:
-    await session.start()
+async def test_typing_in_a_configuration_file_updates_its_diagnostics(session: Session) -> None:
+    await _start(session)
     text = '{\n  "mcpServers": {\n    "a": {"command": "npx", "args": ["-y", "pkg"]}\n  }\n}\n'
-    uri = session.open(".mcp.json", text)
+    uri = session.open(".mcp.json", text, write=True)
     assert await session.diagnostics(uri) == []
-    line, character = _at(text, '"pkg"', 1)
-    session.client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            types.VersionedTextDocumentIdentifier(2, uri),
-            [
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(types.Position(line, character - 1), types.Position(line, character + 4)),
-                    text="7",
-                )
-            ],
-        )
-    )
+    line, character = find(text, '"pkg"', 1)
+    session.change(uri, ((line, character - 1, line, character + 4), "7"))
 
-    def typed(diagnostics: list[types.Diagnostic]) -> bool:
+    def typed(diagnostics: Sequence[types.Diagnostic]) -> bool:
         return any(d.code == "TS931" for d in diagnostics)
 
-    (wrong,) = await session.diagnostics(uri, typed)
+    (wrong,) = await session.diagnostics(uri, predicate=typed)
     assert wrong.message == "Expected string, received integer: 7"
     assert (wrong.range.start.line, wrong.range.start.character) == (line, character - 1)
 
@@ -218,20 +199,20 @@ def without_sdk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("without_sdk")
-async def test_without_the_sdk_the_entry_says_what_to_install(session: ConfigSession) -> None:
-    await session.start()
+async def test_without_the_sdk_the_entry_says_what_to_install(session: Session) -> None:
+    await _start(session)
     text = _config([sys.executable, str(SERVERS / "paged_server.py")])
-    uri = session.open(".vscode/mcp.json", text)
+    uri = session.open(".vscode/mcp.json", text, write=True)
     await session.diagnostics(uri)
     result = await session.client.workspace_execute_command_async(
         types.ExecuteCommandParams("toolsense.mcp.checkServer", [uri, "demo"])
     )
     assert result["error"].startswith("checking live MCP servers needs the MCP Python SDK")
-    (failed,) = await session.diagnostics(uri, lambda ds: any(d.code == "TS920" for d in ds))
+    (failed,) = await session.diagnostics(uri, predicate=lambda ds: any(d.code == "TS920" for d in ds))
     assert failed.message == (
         "Cannot check 'demo': checking live MCP servers needs the MCP Python SDK: pip install 'toolsense[mcp]' "
         "(or: pip install mcp); in VS Code, 'toolsense: Reinstall Bundled Server' sets up the bundled server with it"
     )
-    assert (failed.range.start.line, failed.range.start.character) == _at(text, '"demo"')
+    assert (failed.range.start.line, failed.range.start.character) == find(text, '"demo"')
     assert [m.message for m in session.client.messages] == [f"toolsense: {result['error']}"]
     assert not (session.root / ".toolsense").exists()

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import collections
 import re
-import sys
-from pathlib import Path
 
 import pytest
+from checking import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-import mcp_profiles_precision as bench  # noqa: E402
+import mcp_profiles_precision as bench
 
 pytestmark = [
     pytest.mark.corpus,

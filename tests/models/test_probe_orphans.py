@@ -10,15 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from waiting import until
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
-    except OSError:
-        return False
-    return state != "Z"
+from waiting import alive, until
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -50,13 +42,13 @@ def test_import_probe_dies_with_its_parent(tmp_path: Path) -> None:
 
     probe_pid = until(probe, "the probe child started")
     # It has reached the spinning import once it has burnt more CPU than starting Python takes.
-    until(lambda: _cpu_seconds(probe_pid) >= 0.5 or not _alive(probe_pid), "the probe spinning")
-    assert _alive(probe_pid)
+    until(lambda: _cpu_seconds(probe_pid) >= 0.5 or not alive(probe_pid), "the probe spinning")
+    assert alive(probe_pid)
     os.kill(parent.pid, signal.SIGKILL)
     parent.wait()
     with contextlib.suppress(AssertionError):
-        until(lambda: not _alive(probe_pid), "the probe gone", timeout=10)
-    alive = _alive(probe_pid)
-    if alive:
+        until(lambda: not alive(probe_pid), "the probe gone", timeout=10)
+    survived = alive(probe_pid)
+    if survived:
         os.kill(probe_pid, signal.SIGKILL)
-    assert not alive, "the import probe outlived the killed toolsense process"
+    assert not survived, "the import probe outlived the killed toolsense process"

@@ -6,14 +6,14 @@ import io
 import time
 from pathlib import Path
 
+from checking import MODEL_FIXTURES
+
 from toolsense.settings import Settings
 from toolsense.usermodels import load_models, load_models_for_cli, setting_location, split_target, start_loading
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-
 
 def settings(**models: str) -> Settings:
-    return Settings(models=models, python_path=(str(FIXTURES),))
+    return Settings(models=models, python_path=(str(MODEL_FIXTURES),))
 
 
 def test_targets_are_package_module_colon_name() -> None:
@@ -24,7 +24,7 @@ def test_targets_are_package_module_colon_name() -> None:
 
 
 def test_a_model_is_loaded_with_its_location_and_strict_schema() -> None:
-    registry = load_models(settings(get_weather="tsfx_good:WeatherInput"), FIXTURES, timeout=20)
+    registry = load_models(settings(get_weather="tsfx_good:WeatherInput"), MODEL_FIXTURES, timeout=20)
     assert registry.problems == []
     loaded = registry.model_for("get_weather")
     assert loaded is not None
@@ -48,7 +48,7 @@ def test_modules_that_raise_hang_spin_or_exit_at_import_are_problems_within_the_
             missing="tsfx_good:Nope",
             malformed="not a target",
         ),
-        FIXTURES,
+        MODEL_FIXTURES,
         timeout=3,
     )
     elapsed = time.monotonic() - started
@@ -78,7 +78,7 @@ def test_modules_that_raise_hang_spin_or_exit_at_import_are_problems_within_the_
 def test_background_loading_returns_at_once_and_calls_back() -> None:
     done: list[object] = []
     started = time.monotonic()
-    loading = start_loading(settings(slow="tsfx_sleeps:M"), FIXTURES, done.append)
+    loading = start_loading(settings(slow="tsfx_sleeps:M"), MODEL_FIXTURES, done.append)
     assert time.monotonic() - started < 0.5
     assert not loading.done
     registry = loading.result(30)
@@ -88,8 +88,8 @@ def test_background_loading_returns_at_once_and_calls_back() -> None:
 
 def test_registered_enums_must_be_enums() -> None:
     registry = load_models(
-        Settings(enums={"Unit": "tsfx_good:Unit", "Place": "tsfx_good:Place"}, python_path=(str(FIXTURES),)),
-        FIXTURES,
+        Settings(enums={"Unit": "tsfx_good:Unit", "Place": "tsfx_good:Place"}, python_path=(str(MODEL_FIXTURES),)),
+        MODEL_FIXTURES,
         timeout=20,
     )
     assert registry.enums["Unit"].values == ["celsius", "fahrenheit"]
@@ -109,10 +109,10 @@ def test_the_settings_entry_is_found_for_placing_a_problem(tmp_path: Path) -> No
 
 def test_the_cli_loader_prints_problems_with_the_settings_place(tmp_path: Path) -> None:
     config = tmp_path / "toolsense.toml"
-    config.write_text(f'python_path = ["{FIXTURES}"]\n[models]\nbroken = "tsfx_raises:M"\n', encoding="utf-8")
+    config.write_text(f'python_path = ["{MODEL_FIXTURES}"]\n[models]\nbroken = "tsfx_raises:M"\n', encoding="utf-8")
     err = io.StringIO()
     registry = load_models_for_cli(
-        Settings(models={"broken": "tsfx_raises:M"}, python_path=(str(FIXTURES),)), tmp_path, err
+        Settings(models={"broken": "tsfx_raises:M"}, python_path=(str(MODEL_FIXTURES),)), tmp_path, err
     )
     assert registry is not None
     assert err.getvalue() == (

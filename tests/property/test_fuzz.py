@@ -10,20 +10,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from checking import CORPUS, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from propkit import EXAMPLES
+from propkit import EXAMPLES, assert_in_range
 
 from toolsense.document.document import Document
-from toolsense.engine.checker import Diagnostic, UnitCache, check_document
+from toolsense.engine.checker import UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.units import kind_from_path
 from toolsense.engine.workspace import load_file
 from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
 SETTINGS = Settings()
 CTX = CheckContext(SETTINGS, ToolRegistry(), "file:///w/x.json", catalog=CATALOG)
 _MAX_BYTES = 400_000  # mutate files up to this size (larger corpus files are checked unmutated elsewhere)
@@ -66,18 +65,6 @@ def mutate(data: bytes, steps: list[tuple[str, float, int, bytes]]) -> bytes:
         else:
             buffer[at:at] = token
     return bytes(buffer)
-
-
-def assert_in_range(document: Document, diagnostics: list[Diagnostic]) -> None:
-    lines = document.lines
-    for d in diagnostics:
-        start, end = d.range.start, d.range.end
-        assert (start.line, start.character) <= (end.line, end.character), d
-        for position in (start, end):
-            assert 0 <= position.line < lines.line_count, d
-            _, line_end = lines.line_span(document.data, position.line)
-            width = document.position_at(line_end).character
-            assert 0 <= position.character <= width, (d, width)
 
 
 def check_bytes(data: bytes, path: Path) -> None:

@@ -23,12 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from checking import CORPUS, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from propkit import assert_in_range
 from rawrpc import ServerProcess
 
 from toolsense.document.document import Document, new_parser
-from toolsense.engine.checker import Diagnostic, UnitCache, check_document
+from toolsense.engine.checker import UnitCache, check_document
 from toolsense.engine.context import CheckContext, ToolInfo, ToolRegistry
 from toolsense.engine.units import kind_from_path
 from toolsense.fixes import apply_edits, edits_for_fix
@@ -36,8 +38,6 @@ from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 EXAMPLES = int(os.environ.get("TOOLSENSE_HYPOTHESIS_EXAMPLES", "0")) or None
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
 SETTINGS = Settings()
 
 # --- hostile schemas ---------------------------------------------------------------------------------------
@@ -135,17 +135,6 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "getaddrinfo", refuse_lookup)
     yield attempts
-
-
-def assert_in_range(document: Document, diagnostics: list[Diagnostic]) -> None:
-    lines = document.lines
-    for d in diagnostics:
-        start, end = d.range.start, d.range.end
-        assert (start.line, start.character) <= (end.line, end.character), d
-        for position in (start, end):
-            assert 0 <= position.line < lines.line_count, d
-            _, line_end = lines.line_span(document.data, position.line)
-            assert 0 <= position.character <= document.position_at(line_end).character, d
 
 
 @pytest.mark.timeout(600)

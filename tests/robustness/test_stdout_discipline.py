@@ -13,6 +13,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from checking import EXAMPLES
 from clirun import run_cli
 from hostile import tool, write_json
 from rawrpc import ServerProcess
@@ -96,9 +97,8 @@ def test_the_protocol_survives_a_model_that_prints_at_import(tmp_path: Path) -> 
 
 @pytest.mark.timeout(120)
 def test_a_closed_pipe_ends_check_quietly() -> None:
-    examples = Path(__file__).resolve().parents[2] / "examples"
     process = subprocess.Popen(
-        [sys.executable, "-m", "toolsense", "check", str(examples)],
+        [sys.executable, "-m", "toolsense", "check", str(EXAMPLES)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -21,11 +21,23 @@ from toolsense.engine.units import kind_from_path
 from toolsense.engine.workspace import document_tools
 from toolsense.rules import CATALOG
 from toolsense.settings import Settings
+from toolsense.usermodels import ModelRegistry, load_models
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-CORPUS = ROOT.parent / "shared" / "corpus"
+# Next to the checkout (../shared), or next to the folder of worktrees (../../shared).
+CORPUS = next(
+    (p / "shared" / "corpus" for p in ROOT.parents[:2] if (p / "shared" / "corpus").is_dir()),
+    ROOT.parent / "shared" / "corpus",
+)
 TOOL_URI = "file:///work/project/tools/sample.json"
+MODEL_FIXTURES = ROOT / "tests" / "models" / "fixtures"
+"""Small model packages (tsfx_*) that tests register as a user's models."""
+HONEYCOMB_MODELS = {
+    "honeycomb_create_slo": "honeycomb.tool_inputs:SLOToolInput",
+    "honeycomb_create_board": "honeycomb.tool_inputs:BoardToolInput",
+}
+"""The worked example's models (examples/honeycomb), registered by tool name as examples/toolsense.toml does."""
 
 
 @dataclass(frozen=True)
@@ -140,3 +152,10 @@ def tool(schema: dict[str, Any], name: str = "t", description: str = "Does a thi
     value: dict[str, Any] = {"name": name, "description": description, "input_schema": schema}
     value.update(extra)
     return json.dumps(value, indent=2)
+
+
+def honeycomb_models() -> ModelRegistry:
+    """The worked example's models, loaded from examples/ as the editor loads a user's."""
+    registry = load_models(Settings(models=HONEYCOMB_MODELS, python_path=(".",)), EXAMPLES, timeout=30)
+    assert registry.problems == []
+    return registry

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from toolsense.cli.app import load_settings_for
 from toolsense.document.document import Document
@@ -192,3 +193,21 @@ def fixed_text(text: str, fix: Fix, uri: str) -> str:
     edits = edits_for_fix(document, fix)
     assert edits is not None, f"fix {fix.title!r} does not apply"
     return apply_edits(document.data, edits).decode("utf-8")
+
+
+def json_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every value in a loaded JSON value (keys and indexes), the root's `()` first."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += json_paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += json_paths(child, (*prefix, index))
+    return found
+
+
+def value_at(value: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        value = value[part]
+    return value

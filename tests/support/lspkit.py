@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +102,10 @@ class Session:
     def published(self) -> list[types.PublishDiagnosticsParams]:
         return self.client.published  # type: ignore[attr-defined, no-any-return]
 
+    @property
+    def shown(self) -> list[types.ShowDocumentParams]:
+        return self.client.shown  # type: ignore[attr-defined, no-any-return]
+
     async def start(
         self,
         profile: str | types.ClientCapabilities = "neovim",
@@ -169,14 +173,24 @@ class Session:
         await asyncio.wait_for(self.client.protocol.send_request_async("toolsense/settle", None), 2 * TIMEOUT)
 
     async def diagnostics(
-        self, uri: str, version: int | None = None, timeout: float = TIMEOUT
+        self,
+        uri: str,
+        version: int | None = None,
+        timeout: float = TIMEOUT,
+        *,
+        predicate: Callable[[Sequence[types.Diagnostic]], bool] | None = None,
     ) -> list[types.Diagnostic]:
-        """The diagnostics published for uri (for this version, default: the latest version sent)."""
+        """The diagnostics published for uri (for this version, default: the latest version sent); with a
+        predicate, the latest such publication it accepts (e.g. one that carries a summary a command added)."""
         wanted = self.versions.get(uri) if version is None else version
 
         def found() -> list[types.Diagnostic] | None:
             for params in reversed(self.published):
-                if params.uri == uri and params.version == wanted:
+                if (
+                    params.uri == uri
+                    and params.version == wanted
+                    and (predicate is None or predicate(params.diagnostics))
+                ):
                     return list(params.diagnostics) or [None]  # type: ignore[list-item]
             return None
 

@@ -12,6 +12,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from toolsense.document.document import Document
+from toolsense.engine.checker import Diagnostic
+
 EXAMPLES = int(os.environ.get("TOOLSENSE_HYPOTHESIS_EXAMPLES", "0")) or None
 
 TOOL = (
@@ -76,3 +79,16 @@ def nodes(tree: Any) -> list[tuple[Any, ...]]:
 
 def diagnostic_rows(diagnostics: list[Any]) -> list[tuple[Any, ...]]:
     return [(d.range, d.severity, d.code, d.message) for d in diagnostics]
+
+
+def assert_in_range(document: Document, diagnostics: list[Diagnostic]) -> None:
+    """Every range runs forwards and lies inside the document: a real line, at most that line's width."""
+    lines = document.lines
+    for d in diagnostics:
+        start, end = d.range.start, d.range.end
+        assert (start.line, start.character) <= (end.line, end.character), d
+        for position in (start, end):
+            assert 0 <= position.line < lines.line_count, d
+            _, line_end = lines.line_span(document.data, position.line)
+            width = document.position_at(line_end).character
+            assert 0 <= position.character <= width, (d, width)

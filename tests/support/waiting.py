@@ -2,14 +2,17 @@
 
 A fixed sleep either wastes time on a quiet machine or is too short on a loaded one. Every test that waits for
 something the server or a subprocess does asks `until(condition)`: the condition is polled until it is truthy
-(its value is returned) or the timeout passes (AssertionError naming what was awaited).
+(its value is returned) or the timeout passes (AssertionError naming what was awaited). `alive(pid)` is the
+condition the process tests wait on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -44,3 +47,19 @@ async def until_async(
         if loop.time() > deadline:
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
         await asyncio.sleep(interval)
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs: it exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie still answers signal 0; it is dead for our purpose.
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status

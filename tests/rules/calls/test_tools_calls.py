@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from checking import check, codes, one, registry_of, tool
+from checking import MODEL_FIXTURES, check, codes, one, registry_of, tool
 from positions import span
 
 from toolsense.engine.findings import ReplaceInString, ReplaceValue
 from toolsense.settings import Settings
 from toolsense.usermodels import ModelRegistry, load_models
-
-FIXTURES = Path(__file__).resolve().parents[2] / "models" / "fixtures"
 
 WEATHER = {
     "type": "object",
@@ -131,9 +128,9 @@ def test_a_bare_input_file_is_associated_by_settings() -> None:
 def models() -> ModelRegistry:
     settings = Settings(
         models={"get_weather": "tsfx_good:WeatherInput", "broken_tool": "tsfx_raises:Model"},
-        python_path=(str(FIXTURES),),
+        python_path=(str(MODEL_FIXTURES),),
     )
-    return load_models(settings, FIXTURES, timeout=20)
+    return load_models(settings, MODEL_FIXTURES, timeout=20)
 
 
 def model_settings() -> Settings:

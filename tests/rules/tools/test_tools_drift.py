@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from checking import EXAMPLES, check, codes, only
+from checking import EXAMPLES, HONEYCOMB_MODELS, MODEL_FIXTURES, check, codes, honeycomb_models, only
 from positions import span
 
 from toolsense.settings import Settings
@@ -15,26 +15,22 @@ from toolsense.usermodels import ModelRegistry, load_models
 
 SLO_TOOL = EXAMPLES / "tools" / "honeycomb_create_slo.json"
 BOARD_TOOL = EXAMPLES / "tools" / "honeycomb_create_board.json"
-REGISTERED = {
-    "honeycomb_create_slo": "honeycomb.tool_inputs:SLOToolInput",
-    "honeycomb_create_board": "honeycomb.tool_inputs:BoardToolInput",
-}
 
 
 @pytest.fixture(scope="module")
 def models() -> ModelRegistry:
-    registry = load_models(Settings(models=REGISTERED, python_path=(".",)), EXAMPLES, timeout=30)
-    assert registry.problems == []
-    return registry
+    return honeycomb_models()
 
 
 def drift(text: str, models: ModelRegistry) -> list[Any]:
-    return only(check(text, models=models, settings=Settings(models=REGISTERED)), "TS701", "TS702", "TS703", "TS704")
+    return only(
+        check(text, models=models, settings=Settings(models=HONEYCOMB_MODELS)), "TS701", "TS702", "TS703", "TS704"
+    )
 
 
 def test_generated_definitions_do_not_drift(models: ModelRegistry) -> None:
     for path in (SLO_TOOL, BOARD_TOOL):
-        assert check(path.read_text(encoding="utf-8"), models=models, settings=Settings(models=REGISTERED)) == []
+        assert check(path.read_text(encoding="utf-8"), models=models, settings=Settings(models=HONEYCOMB_MODELS)) == []
 
 
 def edited(path: Path, change: Any) -> str:
@@ -100,9 +96,8 @@ def test_an_enum_the_schema_does_not_constrain(models: ModelRegistry) -> None:
 
 
 def test_registered_enums_are_compared_with_every_schema_node_they_name() -> None:
-    fixtures = Path(__file__).resolve().parents[2] / "models" / "fixtures"
-    settings = Settings(enums={"Unit": "tsfx_good:Unit"}, python_path=(str(fixtures),))
-    registry = load_models(settings, fixtures, timeout=20)
+    settings = Settings(enums={"Unit": "tsfx_good:Unit"}, python_path=(str(MODEL_FIXTURES),))
+    registry = load_models(settings, MODEL_FIXTURES, timeout=20)
     schema = {
         "type": "object",
         "properties": {"unit": {"$ref": "#/$defs/Unit", "description": "u"}},

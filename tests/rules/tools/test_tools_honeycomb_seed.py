@@ -12,28 +12,22 @@ from enum import Enum
 from typing import Any
 
 import pytest
-from checking import EXAMPLES, ROOT, check
+from checking import EXAMPLES, HONEYCOMB_MODELS, ROOT, check, honeycomb_models
 from clirun import run_cli
 from positions import span
 
 from toolsense.domain.tool import is_object_schema, walk_schema
 from toolsense.models import format_validation_errors
 from toolsense.settings import Settings
-from toolsense.usermodels import ModelRegistry, load_models
+from toolsense.usermodels import ModelRegistry
 
 BOARD = json.loads((EXAMPLES / "tools" / "honeycomb_create_board.json").read_text(encoding="utf-8"))
 SLO = json.loads((EXAMPLES / "tools" / "honeycomb_create_slo.json").read_text(encoding="utf-8"))
-REGISTERED = {
-    "honeycomb_create_board": "honeycomb.tool_inputs:BoardToolInput",
-    "honeycomb_create_slo": "honeycomb.tool_inputs:SLOToolInput",
-}
 
 
 @pytest.fixture(scope="module")
 def models() -> ModelRegistry:
-    registry = load_models(Settings(models=REGISTERED, python_path=(".",)), EXAMPLES, timeout=30)
-    assert registry.problems == []
-    return registry
+    return honeycomb_models()
 
 
 # --- "Schema shows enum values ("=", "COUNT") not names ("EQUALS")" --------------------------------------
@@ -70,7 +64,7 @@ def test_an_enum_name_in_a_call_is_fixed_to_its_value(models: ModelRegistry) -> 
         },
         indent=2,
     )
-    diags = check(text, "tool_call", models=models, settings=Settings(models=REGISTERED))
+    diags = check(text, "tool_call", models=models, settings=Settings(models=HONEYCOMB_MODELS))
     assert [(d.code, d.text) for d in diags] == [("TS306", '"EQUALS"')]
     assert diags[0].message.endswith("'EQUALS' is the member name; use its value \"=\"")
     assert diags[0].fixes[0].safe
@@ -197,7 +191,7 @@ def test_position_is_the_api_native_object(models: ModelRegistry) -> None:
         },
         indent=2,
     )
-    diags = check(text, "tool_call", models=models, settings=Settings(models=REGISTERED))
+    diags = check(text, "tool_call", models=models, settings=Settings(models=HONEYCOMB_MODELS))
     assert [(d.code, d.message) for d in diags] == [("TS305", "Expected object, received array")]
     assert diags[0].text.startswith("[")
 

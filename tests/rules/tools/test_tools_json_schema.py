@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from pathlib import Path
 
 import pytest
-from checking import check, codes, one, only, tool
+from checking import CORPUS, check, codes, one, only, tool
 from positions import span
 
 from toolsense.engine.findings import InsertMembers, RemoveMember, ReplaceValue
@@ -277,7 +276,7 @@ INVALID_SCHEMAS: list[object] = [
 
 
 def _corpus_schemas() -> list[object]:
-    corpus = Path(__file__).resolve().parents[4] / "shared" / "corpus"
+    corpus = CORPUS
     found: list[object] = []
 
     def visit(node: object) -> None:
@@ -321,7 +320,7 @@ def test_the_flattened_2020_12_meta_schema_judges_like_the_original() -> None:
         assert got == want, schema
     assert len(INVALID_SCHEMAS) >= 20
     # Without ../shared (a clone elsewhere) only the hand-written schemas are compared; with it, hundreds more.
-    assert corpus or not (Path(__file__).resolve().parents[4] / "shared" / "corpus").is_dir()
+    assert corpus or not CORPUS.is_dir()
 
 
 def test_a_2020_12_error_is_reported_once() -> None:

@@ -4,22 +4,16 @@ TS253–TS256, version-aware unknown keys)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from checking import check, codes, one, only
+from checking import CORPUS, check, codes, one, only
 from positions import span
 
 from toolsense.settings import McpSettings, Settings
 
 SCHEMA = {"type": "object", "additionalProperties": False}
-SHARED = next((p / "shared" for p in Path(__file__).resolve().parents if (p / "shared" / "corpus").is_dir()), None)
-SPEC_EXAMPLES = (
-    SHARED / "corpus" / "realworld" / "files" / "modelcontextprotocol__modelcontextprotocol"
-    if SHARED is not None
-    else None
-)
+SPEC_EXAMPLES = CORPUS / "realworld" / "files" / "modelcontextprotocol__modelcontextprotocol"
 
 
 def mcp_tool(**extra: Any) -> dict[str, Any]:
@@ -35,7 +29,7 @@ def errors(diags: list[Any]) -> list[str]:
 
 
 def spec_example(name: str) -> str:
-    if SPEC_EXAMPLES is None:
+    if not SPEC_EXAMPLES.is_dir():
         pytest.skip("../shared/corpus is not available")
     return (SPEC_EXAMPLES / f"schema__2026-07-28__examples__{name}.json").read_text(encoding="utf-8")
 
