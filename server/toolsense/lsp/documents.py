@@ -125,7 +125,7 @@ class DocumentStore:
                     od.index.shift(edit)
             od.moving.shift(moved[0], change.text, self.encoding, *moved[1:])
             for edit in edits:
-                od.touched = _touch(od.touched, edit)
+                od.touched = touch(od.touched, edit)
         od.version = version
         now = time.perf_counter()
         od.edit_gap_ms = (now - od.last_edit_at) * 1000
@@ -193,16 +193,19 @@ class DocumentStore:
             od.index = index_for(od.document, od.kind_hint)
         return od.index
 
-    def refresh_index(self, od: OpenDocument) -> None:
-        """The unit index follows the last good split; a broken tree keeps the shifted earlier index."""
+    def refresh_index(self, od: OpenDocument, index: UnitIndex | None = None) -> None:
+        """The unit index follows the last good split (`index`: one made elsewhere from it); a broken tree
+        keeps the shifted earlier index."""
         assert od.document is not None and od.report is not None
         report = od.report
-        spans = report.split.spans
-        keep_old = od.index is not None and od.document.root.has_error and len(spans) < len(od.index.starts)
-        if not keep_old:
-            od.index = UnitIndex.from_split(
+        count = len(index.starts) if index is not None else len(report.split.spans)
+        if od.index is not None and od.document.root.has_error and count < len(od.index.starts):
+            return
+        if index is None:
+            index = UnitIndex.from_split(
                 report.split, [u.value for u in report.units], [u.dialect for u in report.units]
             )
+        od.index = index
 
     # --- the keystroke fast path: which unit, and placing its result ------------------------------------------
 
@@ -257,7 +260,7 @@ def _replaced(document: Document, range_: Range) -> tuple[types.Range, bytes, by
     return lsp_range, bytes(data[low - 1 : low]) if low else b"", bytes(data[high : high + 1])
 
 
-def _touch(touched: tuple[int, int] | None, edit: ByteEdit) -> tuple[int, int]:
+def touch(touched: tuple[int, int] | None, edit: ByteEdit) -> tuple[int, int]:
     """The byte span edits have touched so far, carried through one more edit."""
     if touched is None:
         return edit.start, edit.new_end

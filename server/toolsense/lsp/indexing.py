@@ -46,8 +46,7 @@ def list_files(roots: list[Path], settings: Settings) -> list[Path]:
 
 
 async def _read(server: ToolsenseServer, path: Path) -> tuple[str, UnitKind | None, list[ToolInfo]]:
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(server.index_executor, index_one, path, server.settings, server.max_bytes())
+    return await server.scheduler.read_file(index_one, path, server.settings, server.max_bytes())
 
 
 def _record(server: ToolsenseServer, uri: str, kind: UnitKind | None, tools: list[ToolInfo]) -> bool:

@@ -30,12 +30,17 @@ CURRENT, the check runs again.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import enum
+import gc
+import hashlib
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from lsprotocol import types
 
@@ -45,13 +50,16 @@ from ..document.lines import Range
 from ..engine.checker import FileReport, RelatedResolver, check_document
 from ..engine.context import CheckContext, ToolRegistry
 from ..engine.unit_check import check_units
+from ..features.query import UnitIndex
 from ..settings import Settings
 from .convert import to_lsp_diagnostic
 from .documents import DocumentStore
 from .registry_feed import RegistryFeed
 from .state import ClientSupport, OpenDocument, Phase
+from .worker import WORKER_TIMEOUT_S, CheckRequest, CheckResult, WorkerPool, adopt, check_in_worker, text_for
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 SETTLE_MS = 300
 """The full check follows the last fast check after at least this long (or the debounce, if longer)."""
@@ -60,7 +68,11 @@ REGISTRY_SETTLE_MS = 250
 MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
 """The debounce after an edit is at least the last keystroke check's duration, up to this."""
 BACKGROUND_CHECK_BYTES = 1_000_000
-"""Full checks of documents larger than this run off the event loop (see `Scheduler.expensive`)."""
+"""Full checks of documents larger than this run off the event loop (see `Scheduler.expensive`), and files
+larger than this are read for indexing in the worker process."""
+IDLE_COLLECT_S = 1.0
+FULL_COLLECT_AFTER = 10
+"""Young collections since the last full one before an idle full collection is worth it (Python's own default)."""
 
 
 class Event(enum.Enum):
@@ -105,6 +117,7 @@ TRANSITIONS: dict[Phase, dict[Event, Phase]] = {
     },
 }
 """The table in the module docstring."""
+_RUNNING = (Phase.RUNNING, Phase.RUNNING_EDITED, Phase.RUNNING_OUTDATED)
 
 
 def advance(od: OpenDocument, event: Event) -> Phase:
@@ -140,6 +153,9 @@ class CheckHost(Protocol):
     settings: Settings
     caps: ClientSupport
     registry: ToolRegistry
+    models: Any
+
+    def show(self, message: str) -> None: ...
 
     def context_for(self, uri: str, registry: ToolRegistry | None = None) -> CheckContext: ...
 
@@ -157,12 +173,20 @@ class Scheduler:
         self.feed = RegistryFeed(lambda: host.registry, docs.canonical, self.dependents_changed)
         self._registry_copy: tuple[int, ToolRegistry] | None = None
         self.check_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-check")
-        """Expensive checks of large documents run here, one at a time (see `_start_background`)."""
+        """Expensive checks run here while the worker process is not up yet (see `_start_background`)."""
+        self.index_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-index")
+        """Background indexing gets its own thread: pygls reads stdin through its default pool."""
+        self.worker = WorkerPool()
+        self.worker_bytes = BACKGROUND_CHECK_BYTES
+        """Documents and files larger than this are checked and read off the event loop (see `expensive`)."""
+        self.collector = IdleCollector()
+        self.stopped = False
 
     # --- events from the outside ------------------------------------------------------------------------
 
     def changed(self, od: OpenDocument, traced: bool) -> None:
         """The text changed (`traced`: by ranged edits the diagnostics followed)."""
+        self.collector.last_activity = time.monotonic()
         advance(od, Event.EDIT if traced else Event.INVALIDATE)
 
     def dependents_changed(self, origin: str | None = None) -> None:
@@ -228,7 +252,7 @@ class Scheduler:
         after a settings or registry change), so it runs off the event loop — requests never queue behind it.
         Keystrokes on large documents take the fast path and publish at once. An explicit request (a code
         action wanting the current report) checks in place."""
-        return len(od.data) > BACKGROUND_CHECK_BYTES and reason != "request"
+        return len(od.data) > self.worker_bytes and reason != "request"
 
     def check(self, od: OpenDocument, reason: str = "edit") -> None:
         """Check the current text, remember the report, feed the registry, publish (push clients)."""
@@ -302,11 +326,13 @@ class Scheduler:
         elif reason not in ("request", "pull"):
             self.host.request_refresh()
 
-    def _adopt(self, od: OpenDocument, report: FileReport, diagnostics: list[types.Diagnostic]) -> None:
+    def _adopt(
+        self, od: OpenDocument, report: FileReport, diagnostics: list[types.Diagnostic], index: UnitIndex | None = None
+    ) -> None:
         od.report = report
         od.diagnostics = diagnostics
         od.touched = None
-        self.docs.refresh_index(od)
+        self.docs.refresh_index(od, index)
         self.feed.feed(od)
 
     # --- background checks ----------------------------------------------------------------------------------
@@ -323,14 +349,77 @@ class Scheduler:
         return cached[1]
 
     def _start_background(self, od: OpenDocument, reason: str) -> None:
-        """Check a snapshot on the check thread; requests are answered meanwhile (on the live document). The
-        result is used only if the text did not change in the meantime (`done`)."""
+        """Check a snapshot off the event loop — in the worker process once it is up (and no user models, which
+        live in this process, are registered), else on the check thread — while requests are answered on the
+        live document. The result is used only if the text did not change in the meantime (`done`)."""
         assert od.document is not None
-        snapshot = od.document.snapshot()
         version = od.version
-        context = self.host.context_for(od.uri, self._registry_snapshot())
         started = time.perf_counter()
         loop = asyncio.get_event_loop()
+        in_worker = self.host.models is None and self.worker.ready
+        if self.host.models is None:
+            self.worker.start()  # for the next check: starting it takes a second or two
+        deadline: asyncio.TimerHandle | None = None
+        if in_worker:
+            context = self.host.context_for(od.uri, ToolRegistry())
+            registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
+            text = text_for(od.document, od.worker_text)
+            od.worker_text = (text.token, text.length)
+            have = frozenset(od.unit_values)
+            request = CheckRequest(od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have)
+            future = self.worker.submit(check_in_worker, request)
+            deadline = loop.call_later(WORKER_TIMEOUT_S, self._overran, future)
+            od.job = asyncio.wrap_future(future)
+        else:
+            context = self.host.context_for(od.uri, self._registry_snapshot())
+            snapshot = od.document.snapshot()
+            od.job = loop.run_in_executor(self.check_executor, self._thread_check, od, snapshot, context, loop)
+        advance(od, Event.STARTED)
+
+        def done(finished: asyncio.Future[Any]) -> None:
+            od.job = None
+            if deadline is not None:
+                deadline.cancel()
+            if self.stopped or self.docs.documents.get(od.uri) is not od:
+                return
+            try:
+                self._finish(od, finished, version, reason, started)
+            except Exception:
+                log.exception("adopting the check of %s failed", od.uri)
+                if od.phase in _RUNNING:
+                    advance(od, Event.FAILED)
+            if od.phase not in (Phase.CURRENT, Phase.FAILED):
+                self.schedule(od, reason="settle" if reason in ("edit", "settle") else reason)
+
+        od.job.add_done_callback(done)
+
+    def _finish(
+        self, od: OpenDocument, finished: asyncio.Future[Any], version: int | None, reason: str, started: float
+    ) -> None:
+        """A background check ended: adopt its result if it is for the current text (else drop it)."""
+        try:
+            outcome = finished.result()
+        except (asyncio.CancelledError, concurrent.futures.CancelledError):
+            advance(od, Event.DROPPED)  # the worker was started again (another check overran): check again
+            return
+        except Exception as error:
+            self._failed(od, error)
+            return
+        if isinstance(outcome, CheckResult):
+            report, index, od.unit_values = adopt(outcome, od.unit_values, self.docs.resolve_range)
+        else:
+            report, index, od.unit_values = outcome
+        if od.version == version and od.document is not None:
+            self._adopt(od, report, self._lsp(report), index)
+            advance(od, Event.FINISHED)
+            self._checked(od, reason, started)
+        else:
+            advance(od, Event.DROPPED)  # the result is for an older text: never published
+
+    def _thread_check(
+        self, od: OpenDocument, snapshot: Document, context: CheckContext, loop: asyncio.AbstractEventLoop
+    ) -> tuple[FileReport, UnitIndex | None, dict[bytes, Any]]:
+        """A full check of a snapshot on the check thread, with the units' values by digest for the worker."""
 
         async def resolve_on_loop(uri: str, pointer: Pointer, target: str) -> Range | None:
             return self.docs.resolve_range(uri, pointer, target)
@@ -339,37 +428,91 @@ class Scheduler:
             # Other documents are read on the event loop, which owns them (it is never blocked on this thread).
             return asyncio.run_coroutine_threadsafe(resolve_on_loop(uri, pointer, target), loop).result(30)
 
-        def work() -> tuple[FileReport, list[types.Diagnostic]]:
-            report = self._engine(snapshot, context, od, resolve)
-            return report, self._lsp(report)
+        report = self._engine(snapshot, context, od, resolve)
+        data = snapshot.data
+        values = {
+            hashlib.blake2b(data[node.start_byte : node.end_byte], digest_size=20).digest(): unit.value
+            for unit, node in zip(report.units, report.unit_nodes, strict=True)
+        }
+        return report, None, values
 
-        od.job = loop.run_in_executor(self.check_executor, work)
-        advance(od, Event.STARTED)
+    def _overran(self, future: concurrent.futures.Future[Any]) -> None:
+        if not future.done():
+            self.worker.restart(f"a check ran longer than {WORKER_TIMEOUT_S:.0f} s")
 
-        def done(finished: asyncio.Future[tuple[FileReport, list[types.Diagnostic]]]) -> None:
-            od.job = None
-            if self.docs.documents.get(od.uri) is not od:
-                return
+    def _failed(self, od: OpenDocument, error: BaseException) -> None:
+        """A background check failed: after a crash the worker is started again and the check tried once more."""
+        od.worker_text = None  # send the whole text next time
+        meaning = self.worker.failed(error)
+        if meaning == "resend" or (meaning == "crashed" and od.crashed_version != od.version):
+            od.crashed_version = od.version if meaning == "crashed" else od.crashed_version
+            advance(od, Event.DROPPED)
+            return
+        if meaning == "crashed":
+            self.host.show(f"toolsense: checking {od.uri} stopped the worker process twice; it is not tried again")
+        else:
+            log.error("checking %s failed", od.uri, exc_info=error)
+        advance(od, Event.FAILED)
+
+    async def read_file(self, function: Callable[..., _T], path: Path, *args: Any) -> _T:
+        """Run `function(path, *args)` (reading a file for indexing) off the event loop: in the worker process
+        for a large file, on the indexing thread otherwise."""
+        loop = asyncio.get_running_loop()
+        try:
+            large = path.stat().st_size > self.worker_bytes
+        except OSError:
+            large = False
+        if large:
             try:
-                report, diagnostics = finished.result()
-            except Exception:
-                log.exception("checking %s failed", od.uri)
-                advance(od, Event.FAILED)
-            else:
-                if od.version == version and od.document is not None:
-                    od.document.checked_edit_count = snapshot.edit_count
-                    self._adopt(od, report, diagnostics)
-                    advance(od, Event.FINISHED)
-                    self._checked(od, reason, started)
-                else:
-                    advance(od, Event.DROPPED)  # the result is for an older text: never published
-            if od.phase not in (Phase.CURRENT, Phase.FAILED):
-                self.schedule(od, reason="settle" if reason in ("edit", "settle") else reason)
-
-        od.job.add_done_callback(done)
+                return await asyncio.wrap_future(self.worker.submit(function, path, *args))
+            except Exception as error:
+                if self.worker.failed(error) is None:
+                    raise
+        return await loop.run_in_executor(self.index_executor, function, path, *args)
 
     def shutdown(self) -> None:
+        self.stopped = True
+        self.collector.stop()
         self.check_executor.shutdown(wait=False, cancel_futures=True)
+        self.index_executor.shutdown(wait=False, cancel_futures=True)
+        self.worker.shutdown(kill=True)  # what it is doing is for a client that is gone
+
+
+class IdleCollector:
+    """Python's full (generation 2) collection walks every tracked object: with a large file open that takes a
+    few hundred milliseconds, and one keystroke in ten waited for one. In the server process automatic
+    collection is left to the young generations, and the full one runs when nothing happened for
+    `IDLE_COLLECT_S` (and garbage has been building up)."""
+
+    def __init__(self) -> None:
+        self.last_activity = time.monotonic()
+        self._timer: asyncio.TimerHandle | None = None
+        self._thresholds: tuple[int, int, int] | None = None
+
+    def start(self) -> None:
+        """Take over full collections (only in a real server process: it changes the interpreter's settings)."""
+        if self._thresholds is None:
+            self._thresholds = gc.get_threshold()
+            young, middle, _ = self._thresholds
+            gc.set_threshold(young, middle, 1 << 30)
+        self._arm()
+
+    def _arm(self) -> None:
+        self._timer = asyncio.get_event_loop().call_later(IDLE_COLLECT_S, self._tick)
+
+    def _tick(self) -> None:
+        idle = time.monotonic() - self.last_activity >= IDLE_COLLECT_S
+        if idle and gc.get_count()[2] >= FULL_COLLECT_AFTER:
+            gc.collect()
+        self._arm()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._thresholds is not None:
+            gc.set_threshold(*self._thresholds)
+            self._thresholds = None
 
 
 __all__ = ["SETTLE_MS", "Event", "Phase", "Scheduler", "advance", "delay_ms"]

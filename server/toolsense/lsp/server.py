@@ -31,7 +31,6 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Generator, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -134,8 +133,7 @@ class ToolsenseServer(LanguageServer):
         self.wait_checked = self.scheduler.wait_checked
         self.recheck_all = self.scheduler.recheck_all
         self.dependents_changed = self.scheduler.dependents_changed
-        self.index_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-index")
-        """Background indexing gets its own thread: pygls reads stdin through its default pool."""
+        self.index_executor = self.scheduler.index_executor
         self.disk_reports: dict[str, tuple[tuple[int, int, Fingerprint], str, list[types.Diagnostic]]] = {}
         """Workspace-pull results of files that are not open, with the key they were computed for."""
         self.background: set[asyncio.Task[Any]] = set()
@@ -172,8 +170,13 @@ class ToolsenseServer(LanguageServer):
         transport = StdioTransport(
             self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, self.max_message_bytes, self.stop_work
         )
+
+        async def serve() -> int:
+            self.scheduler.collector.start()  # full garbage collections only when idle (see `IdleCollector`)
+            return await transport.serve()
+
         try:
-            self.exit_code = asyncio.run(transport.serve())
+            self.exit_code = asyncio.run(serve())
         except BrokenPipeError:
             log.error("the connection to the client is lost")
             self.exit_code = 1
@@ -197,7 +200,6 @@ class ToolsenseServer(LanguageServer):
                     task.cancel()
         self.index_generation += 1  # a running indexing loop stops at its next file
         self.scheduler.shutdown()
-        self.index_executor.shutdown(wait=False, cancel_futures=True)
 
     # --- small utilities ------------------------------------------------------------------------------
 

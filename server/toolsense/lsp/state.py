@@ -118,6 +118,12 @@ class OpenDocument:
     timer_reason: str = ""
     job: asyncio.Future[Any] | None = None
     """A background check of a snapshot of this document, while it runs."""
+    crashed_version: int | None = None
+    """The version whose check the worker process died on (it is tried once more, not again and again)."""
+    worker_text: tuple[tuple[int, int], int] | None = None
+    """The text the worker process holds of this document (its token and length), so only changes are sent."""
+    unit_values: dict[bytes, Any] = field(default_factory=dict)
+    """The units' values by content digest, as of the last background check (a worker sends only new ones)."""
     last_published: tuple[int | None, list[types.Diagnostic]] | None = None
     touched: tuple[int, int] | None = None
     """The bytes edits touched since diagnostics were last published (for the keystroke fast path)."""
