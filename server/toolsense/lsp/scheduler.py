@@ -238,7 +238,7 @@ class Scheduler:
         """Like `ensure_checked`, but waits for background checks (a pull request)."""
         while od.uri in self.docs.documents:
             if od.job is not None:
-                await asyncio.shield(od.job)
+                await asyncio.wait([od.job])  # its failure is handled where it ends (`_finish`), not here
                 continue
             if not od.stale():
                 return
