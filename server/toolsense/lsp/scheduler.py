@@ -33,7 +33,6 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import enum
-import gc
 import hashlib
 import logging
 import time
@@ -52,6 +51,7 @@ from ..engine.context import CheckContext, ToolRegistry
 from ..engine.unit_check import check_units
 from ..features.query import UnitIndex
 from ..settings import Settings
+from .collector import IdleCollector
 from .convert import to_lsp_diagnostic
 from .documents import DocumentStore
 from .registry_feed import RegistryFeed
@@ -70,9 +70,6 @@ MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
 BACKGROUND_CHECK_BYTES = 1_000_000
 """Full checks of documents larger than this run off the event loop (see `Scheduler.expensive`), and files
 larger than this are read for indexing in the worker process."""
-IDLE_COLLECT_S = 1.0
-FULL_COLLECT_AFTER = 10
-"""Young collections since the last full one before an idle full collection is worth it (Python's own default)."""
 
 
 class Event(enum.Enum):
@@ -357,8 +354,6 @@ class Scheduler:
         started = time.perf_counter()
         loop = asyncio.get_event_loop()
         in_worker = self.host.models is None and self.worker.ready
-        if self.host.models is None:
-            self.worker.start()  # for the next check: starting it takes a second or two
         deadline: asyncio.TimerHandle | None = None
         if in_worker:
             context = self.host.context_for(od.uri, ToolRegistry())
@@ -397,6 +392,9 @@ class Scheduler:
         self, od: OpenDocument, finished: asyncio.Future[Any], version: int | None, reason: str, started: float
     ) -> None:
         """A background check ended: adopt its result if it is for the current text (else drop it)."""
+        if self.host.models is None:
+            # The worker takes the next one (starting it costs a second or two of CPU: not during the first).
+            self.worker.start()
         try:
             outcome = finished.result()
         except (asyncio.CancelledError, concurrent.futures.CancelledError):
@@ -476,43 +474,6 @@ class Scheduler:
         self.check_executor.shutdown(wait=False, cancel_futures=True)
         self.index_executor.shutdown(wait=False, cancel_futures=True)
         self.worker.shutdown(kill=True)  # what it is doing is for a client that is gone
-
-
-class IdleCollector:
-    """Python's full (generation 2) collection walks every tracked object: with a large file open that takes a
-    few hundred milliseconds, and one keystroke in ten waited for one. In the server process automatic
-    collection is left to the young generations, and the full one runs when nothing happened for
-    `IDLE_COLLECT_S` (and garbage has been building up)."""
-
-    def __init__(self) -> None:
-        self.last_activity = time.monotonic()
-        self._timer: asyncio.TimerHandle | None = None
-        self._thresholds: tuple[int, int, int] | None = None
-
-    def start(self) -> None:
-        """Take over full collections (only in a real server process: it changes the interpreter's settings)."""
-        if self._thresholds is None:
-            self._thresholds = gc.get_threshold()
-            young, middle, _ = self._thresholds
-            gc.set_threshold(young, middle, 1 << 30)
-        self._arm()
-
-    def _arm(self) -> None:
-        self._timer = asyncio.get_event_loop().call_later(IDLE_COLLECT_S, self._tick)
-
-    def _tick(self) -> None:
-        idle = time.monotonic() - self.last_activity >= IDLE_COLLECT_S
-        if idle and gc.get_count()[2] >= FULL_COLLECT_AFTER:
-            gc.collect()
-        self._arm()
-
-    def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._thresholds is not None:
-            gc.set_threshold(*self._thresholds)
-            self._thresholds = None
 
 
 __all__ = ["SETTLE_MS", "Event", "Phase", "Scheduler", "advance", "delay_ms"]
