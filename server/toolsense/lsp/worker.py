@@ -48,14 +48,15 @@ KEPT_DOCUMENTS = 4
 
 @dataclass(frozen=True)
 class RegistryDelta:
-    """The server's tool registry as the worker needs it: every file's entries travel once (a 5,000-tool file's
-    are megabytes), then only those of the files that changed since the previous request (`base`)."""
+    """The server's tool registry as the worker needs it: every tool travels once (a 5,000-tool file's are
+    megabytes), then only the tools that changed since the previous request (`base`)."""
 
     base: int | None
     """The request whose registry this one changes; None: `entries` is the whole registry."""
     serial: int
-    entries: dict[str, list[ToolInfo]]
-    """Files whose entries are new or changed (an empty list: the file left the registry)."""
+    entries: dict[str, tuple[int, dict[int, ToolInfo]]]
+    """Files whose entries changed: how many it has now (0: it left the registry), and the new ones by position
+    (all of them when the count changed)."""
     omit: str | None
     """The checked document's own entries, which its check never reads (`ToolRegistry.elsewhere` skips them, and
     its fingerprint ignores them): typing in a large tool file changes them on every keystroke."""
@@ -156,11 +157,16 @@ def _registry(delta: RegistryDelta, uri: str) -> ToolRegistry:
         _held.files = {}
     elif delta.base != _held.serial:
         raise StaleRegistry(delta.base)
-    for file, entries in delta.entries.items():
-        if entries:
-            _held.files[file] = entries
-        else:
+    for file, (count, changed) in delta.entries.items():
+        held = _held.files.get(file)
+        if not count:
             _held.files.pop(file, None)
+        elif held is not None and len(held) == count:
+            _held.files[file] = [changed.get(i, tool) for i, tool in enumerate(held)]
+        elif len(changed) == count:
+            _held.files[file] = [changed[i] for i in range(count)]
+        else:
+            raise StaleRegistry(file)
     _held.serial = delta.serial
     by_uri = {file: entries for file, entries in _held.files.items() if file != delta.omit}
     return ToolRegistry(by_uri, delta.version, delta.samples, delta.live, {uri: delta.own_changes})
@@ -337,23 +343,31 @@ class WorkerPool:
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._warm: concurrent.futures.Future[bool] | None = None
         self.crashes = 0
-        self._sent: dict[str, int] | None = None
-        """What the worker holds of the registry: uri -> change count (None: nothing known, send it all)."""
+        self._sent: dict[str, list[ToolInfo]] | None = None
+        """What the worker holds of the registry: uri -> the entries as sent (None: nothing known, send it all)."""
         self._serial = 0
 
     def registry_delta(self, registry: ToolRegistry, uri: str, canonical: str) -> RegistryDelta:
-        """The registry for a check of `uri` (`canonical`: its uri in the registry), with only the entries the
+        """The registry for a check of `uri` (`canonical`: its uri in the registry), with only the tools the
         worker does not hold yet."""
-        changes = registry.changes_by_uri
         omit = canonical if canonical == uri else None  # else its entries count as another file's (`elsewhere`)
         base, sent = (self._serial, self._sent) if self._sent is not None else (None, {})
-        entries: dict[str, list[ToolInfo]] = {}
+        entries: dict[str, tuple[int, dict[int, ToolInfo]]] = {}
         for file, tools in registry.by_uri.items():
-            if file != omit and sent.get(file) != changes.get(file, 0):
-                entries[file] = list(tools)
-                sent[file] = changes.get(file, 0)
+            old = sent.get(file)
+            if file == omit or old is tools:
+                continue
+            if old is not None and len(old) == len(tools):
+                # The feed keeps the entries of unchanged tools (the same objects): a keystroke sends one tool.
+                pairs = enumerate(zip(old, tools, strict=True))
+                changed = {i: new for i, (was, new) in pairs if was is not new and was != new}
+            else:
+                changed = dict(enumerate(tools))
+            if changed or old is None:
+                entries[file] = (len(tools), changed)
+            sent[file] = tools
         for file in [file for file in sent if file not in registry.by_uri]:
-            entries[file] = []
+            entries[file] = (0, {})
             del sent[file]
         self._serial += 1
         self._sent = sent
