@@ -25,6 +25,10 @@ comes from one formula (`delay_ms`): the configured debounce after an edit (long
 least `SETTLE_MS` before the full check that follows a fast one, at least `REGISTRY_SETTLE_MS` before re-checking
 documents that read a changed registry, at once otherwise. When a background check ends in any phase but
 CURRENT, the check runs again.
+
+Full checks of documents over `worker_bytes` run in the background: in the worker process (`worker.py`) once it
+is up, on the check thread before that (and while user models, which live in this process, are registered).
+Small documents are checked in place: sending them would cost more than checking them.
 """
 
 from __future__ import annotations
