@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from ..engine.context import ToolInfo, ToolRegistry
+from ..engine.context import ToolRegistry
 from ..engine.units import Unit
 from ..engine.workspace import tool_infos
 from .state import OpenDocument, ToolMemo
@@ -26,8 +26,8 @@ class RegistryFeed:
         self._on_change = on_change
         """Called with the uri of the document whose tools changed the registry."""
 
-    def feed(self, od: OpenDocument, infos_by_unit: list[list[ToolInfo]] | None = None) -> None:
-        """The registry entries of a checked document (`infos_by_unit`: already made elsewhere, per unit)."""
+    def feed(self, od: OpenDocument) -> None:
+        """The registry entries of a checked document."""
         assert od.report is not None
         report = od.report
         if report.kind != "tool" and not od.defines_tools:
@@ -35,9 +35,7 @@ class RegistryFeed:
         units = report.units if report.kind == "tool" else []
         uri = self._canonical(od.uri)
         memo = od.tool_memo
-        if infos_by_unit is not None and len(infos_by_unit) == len(units):
-            per_unit = infos_by_unit
-        elif len(memo.values) == len(units) and memo.uri == uri:
+        if len(memo.values) == len(units) and memo.uri == uri:
             per_unit = list(memo.infos)
             changed = [
                 i
