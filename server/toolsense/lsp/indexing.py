@@ -78,16 +78,29 @@ def _is_large(path: Path) -> bool:
 
 
 async def _read(server: ToolsenseServer, path: Path) -> Indexed:
+    return await server.scheduler.read_file(index_one, path, server.settings, server.max_bytes())
+
+
+async def _read_batch(server: ToolsenseServer, batch: list[Path]) -> list[Indexed]:
+    """Small files on the indexing thread in one hand-over; a large one on its own, in the worker process when
+    it is up (`Scheduler.read_file`), so its parse never holds the interpreter that answers keystrokes."""
+    small = [path for path in batch if not _is_large(path)]
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(server.index_executor, index_one, path, server.settings, server.max_bytes())
+    found: list[Indexed] = []
+    if small:
+        found = await loop.run_in_executor(
+            server.index_executor, index_many, small, server.settings, server.max_bytes(), server.is_open
+        )
+    for path in batch:
+        if _is_large(path) and not server.is_open(uri := path_to_uri(path)):
+            found.append(await server.scheduler.read_file(index_one, path, server.settings, server.max_bytes(), uri))
+    return found
 
 
 async def _after_open_checks(server: ToolsenseServer) -> None:
     """Wait while an open document is checked off the event loop: both want the one interpreter, and the user
     waits for the open document's diagnostics, not for the index."""
-    while pending := [
-        od.inflight for od in server.documents.values() if od.inflight is not None and not od.inflight.done()
-    ]:
+    while pending := [od.job for od in server.documents.values() if od.job is not None and not od.job.done()]:
         await asyncio.wait(pending)
 
 
@@ -134,9 +147,7 @@ async def index_workspace(server: ToolsenseServer) -> None:
                 return  # settings changed: a newer indexing run has started
             await _after_open_checks(server)
             batch = paths[start : start + _BATCH]
-            read = await loop.run_in_executor(
-                server.index_executor, index_many, batch, server.settings, server.max_bytes(), server.is_open
-            )
+            read = await _read_batch(server, batch)
             for uri, kind, found in read:
                 changed |= _record(server, uri, kind, found)
                 if found:

@@ -13,8 +13,9 @@ What a feature module may use on the server:
 - `lsp/convert.py` for ranges and positions in the negotiated encoding;
 - `server.guard(default)` to wrap a handler so that a failure is logged and answered with `default()`.
 
-Checks run on the event loop, one document at a time, so a check always sees one version of the text and its
-result is published with that version: results for an older version are never published.
+The work is done elsewhere: `lsp/documents.py` keeps the documents (text, positions, the disk cache),
+`lsp/scheduler.py` decides when and how they are checked (`lsp/registry_feed.py` feeds the tool registry from
+them); this module wires them together and reads what the client supports.
 """
 
 from __future__ import annotations
@@ -25,18 +26,14 @@ import dataclasses
 import functools
 import importlib
 import inspect
-import itertools
 import logging
 import re
 import sys
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Generator, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar, cast
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.io_ import StdoutWriter
@@ -44,24 +41,20 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 
 from .. import __version__
-from ..document.document import ByteEdit, Document
-from ..document.jsontree import Pointer
-from ..document.lines import Position, PositionEncoding, Range
+from ..document.document import Document
+from ..document.lines import Position, PositionEncoding
 from ..engine.catalog import UnitKind
-from ..engine.checker import Diagnostic, FileReport, check_document
 from ..engine.context import CheckContext, Fingerprint, ToolRegistry
-from ..engine.findings import Severity, Target
-from ..engine.placement import place
-from ..engine.units import kind_from_path, root_value
-from ..engine.workspace import path_to_uri, read_regular_file, too_large_message, tool_infos, uri_to_path
+from ..engine.workspace import uri_to_path
 from ..features.providers import CursorQuery
-from ..features.query import UnitIndex, build_hover_query, build_query, index_for
+from ..features.query import build_hover_query, build_query
 from ..rules import CATALOG
 from ..settings import Settings, SettingsProblem
 from ..usermodels import Loading, ModelRegistry
-from . import incremental
-from .convert import ENCODINGS, to_lsp_diagnostic
-from .state import OpenDocument, RawText, ToolMemo
+from .convert import ENCODINGS
+from .documents import DocumentStore
+from .scheduler import Scheduler
+from .state import ClientSupport, OpenDocument
 from .transport import StdioTransport, hard_exit
 
 log = logging.getLogger(__name__)
@@ -85,34 +78,8 @@ FEATURE_MODULES = (
 """Modules of `toolsense.lsp` that register handlers; each exposes `register(server)`. Missing ones are skipped."""
 
 T = TypeVar("T")
-_DISK_CACHE_SIZE = 4
-_MAX_RELATED_FILE_BYTES = 64 * 1024 * 1024
 MIN_MESSAGE_BYTES = 256 * 1024 * 1024
 """Messages up to this size are always read (a 50 MB file opened is declined with a diagnostic, not dropped)."""
-BACKGROUND_CHECK_BYTES = 1_000_000
-"""Full checks of documents larger than this run off the event loop (see `_expensive`)."""
-REGISTRY_SETTLE_MS = 250
-"""Documents that depend on a changed tool are checked again this long after the last change at the earliest."""
-_MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
-"""The debounce after an edit is at least the last keystroke check's duration, up to this (hardening)."""
-
-
-@dataclass
-class ClientSupport:
-    """What the client said it supports, read once at `initialize`."""
-
-    snippets: bool = False
-    markdown_completion: bool = False
-    markdown_hover: bool = False
-    pull_diagnostics: bool = False
-    diagnostic_refresh: bool = False
-    related_information: bool = False
-    work_done_progress: bool = False
-    watched_files_dynamic: bool = False
-    configuration: bool = False
-    hierarchical_symbols: bool = False
-    line_folding_only: bool = False
-    folding_limit: int | None = None
 
 
 class ToolsenseProtocol(LanguageServerProtocol):
@@ -146,21 +113,29 @@ class ToolsenseServer(LanguageServer):
             protocol_cls=ToolsenseProtocol,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
-        self.documents: dict[str, OpenDocument] = {}
         self.registry = ToolRegistry()
         self.settings = Settings()
-        self.encoding: PositionEncoding = "utf-16"
         self.caps = ClientSupport()
         self.roots: list[Path] = []
         self.models: ModelRegistry | None = None
         self.model_loading: Loading | None = None
         """The latest background load of registered models, for `toolsense/settle`."""
-        self._registry_copy: tuple[int, ToolRegistry] | None = None
-        self.check_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-check")
-        """Expensive checks of large documents run here, one at a time (see `_check_in_background`)."""
-        self.index_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-index")
-        """Background indexing gets its own thread: pygls reads stdin through its default pool."""
-        self.disk_documents: OrderedDict[str, tuple[tuple[int, int], Document]] = OrderedDict()
+        self.docs = DocumentStore(lambda: self.settings)
+        self.scheduler = Scheduler(self, self.docs)
+        # What feature modules call, done by the document store and the scheduler.
+        self.canonical = self.docs.canonical
+        self.client_uri = self.docs.client_uri
+        self.is_open = self.docs.is_open
+        self.max_bytes = self.docs.max_bytes
+        self.kind_hint = self.docs.kind_hint
+        self.document_for = self.docs.document_for
+        self.resolve_range = self.docs.resolve_range
+        self.unit_index = self.docs.unit_index
+        self.ensure_checked = self.scheduler.ensure_checked
+        self.wait_checked = self.scheduler.wait_checked
+        self.recheck_all = self.scheduler.recheck_all
+        self.dependents_changed = self.scheduler.dependents_changed
+        self.index_executor = self.scheduler.index_executor
         self.disk_reports: dict[str, tuple[tuple[int, int, Fingerprint], str, list[types.Diagnostic]]] = {}
         """Workspace-pull results of files that are not open, with the key they were computed for."""
         self.background: set[asyncio.Task[Any]] = set()
@@ -181,14 +156,10 @@ class ToolsenseServer(LanguageServer):
         """True once `initialized` has been handled and the startup hooks spawned."""
         self.handlers_running = 0
         """Guarded async handlers under way (a configuration change pulling settings, a pull request...)."""
-        """True once `initialized` has been handled and the startup hooks spawned."""
         self.settings_hooks: list[Callable[[Settings, Settings], None]] = []
         self.workspace_files: dict[str, UnitKind] = {}
         """Files on disk that are ours (tool definitions, automations, tool calls), found by indexing."""
         self.index_generation = 0
-        self.open_canonical: dict[str, str] = {}
-        """Canonical uri -> client uri of each open document."""
-        self._canonical: dict[str, str] = {}
         self.exit_code = 0
 
     # --- the transport ----------------------------------------------------------------------------------
@@ -201,8 +172,13 @@ class ToolsenseServer(LanguageServer):
         transport = StdioTransport(
             self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, self.max_message_bytes, self.stop_work
         )
+
+        async def serve() -> int:
+            self.scheduler.collector.start()  # full garbage collections only when idle (see `IdleCollector`)
+            return await transport.serve()
+
         try:
-            self.exit_code = asyncio.run(transport.serve())
+            self.exit_code = asyncio.run(serve())
         except BrokenPipeError:
             log.error("the connection to the client is lost")
             self.exit_code = 1
@@ -219,16 +195,13 @@ class ToolsenseServer(LanguageServer):
         if self._stop_event is not None:
             self._stop_event.set()
         for od in self.documents.values():
-            if od.timer is not None:
-                od.timer.cancel()
-                od.timer = None
+            self.scheduler.cancel_timer(od)
         for task in list(self.background):
             if not task.done():
                 with contextlib.suppress(RuntimeError):  # its loop has closed
                     task.cancel()
         self.index_generation += 1  # a running indexing loop stops at its next file
-        self.check_executor.shutdown(wait=False, cancel_futures=True)
-        self.index_executor.shutdown(wait=False, cancel_futures=True)
+        self.scheduler.shutdown()
 
     # --- small utilities ------------------------------------------------------------------------------
 
@@ -284,283 +257,47 @@ class ToolsenseServer(LanguageServer):
         except Exception:
             log.exception("could not show a message")
 
-    # --- documents --------------------------------------------------------------------------------------
+    # --- documents and checks (what feature modules call; the work is done in `docs` and `scheduler`) -----
 
-    def canonical(self, uri: str) -> str:
-        """The uri indexing uses for a file (resolved path), so an open file and its copy on disk are one."""
-        found = self._canonical.get(uri)
-        if found is None:
-            path = uri_to_path(uri)
-            try:
-                found = path_to_uri(path) if path is not None else uri
-            except (OSError, RuntimeError, ValueError):
-                found = uri
-            self._canonical[uri] = found
-        return found
+    @property
+    def documents(self) -> dict[str, OpenDocument]:
+        return self.docs.documents
 
-    def client_uri(self, canonical_uri: str) -> str:
-        """The uri the client opened a file under (for locations we send), else the canonical one."""
-        return self.open_canonical.get(canonical_uri, canonical_uri)
+    @property
+    def encoding(self) -> PositionEncoding:
+        return self.docs.encoding
 
-    def is_open(self, canonical_uri: str) -> bool:
-        return canonical_uri in self.open_canonical
+    @encoding.setter
+    def encoding(self, encoding: PositionEncoding) -> None:
+        self.docs.encoding = encoding
 
-    def max_bytes(self) -> int:
-        return int(self.settings.limits.max_file_mb * 1_000_000)
-
-    def kind_hint(self, uri: str) -> UnitKind | None:
-        path = uri_to_path(uri)
-        return kind_from_path(str(path) if path is not None else uri.split(":", 1)[-1], self.settings)
+    @property
+    def disk_documents(self) -> OrderedDict[str, tuple[tuple[int, int], Document]]:
+        return self.docs.disk_documents
 
     def open(self, uri: str, text: str, version: int | None, language_id: str) -> OpenDocument:
-        data = bytearray(text.encode("utf-8", "surrogatepass"))
-        od = OpenDocument(uri, version, language_id, self.kind_hint(uri), None)
-        self._set_text(od, data)
-        self.documents[uri] = od
-        self.open_canonical[self.canonical(uri)] = uri
-        return od
-
-    def _set_text(self, od: OpenDocument, data: bytearray) -> None:
-        """Choose between a full `Document` and plain `RawText` by size."""
-        if len(data) > self.max_bytes():
-            od.document, od.raw, od.index = None, RawText(data, self.encoding), None
-        else:
-            od.document = Document(od.uri, data, od.version, self.encoding)
-            od.raw, od.index = None, None
-        od.cache.units.clear()
-        od.cache.content.clear()
+        return self.docs.open(uri, text, version, language_id)
 
     def change(
         self, od: OpenDocument, version: int | None, changes: Iterable[types.TextDocumentContentChangeEvent]
     ) -> None:
-        for change in changes:
-            range_ = None
-            if isinstance(change, types.TextDocumentContentChangePartial):
-                start, end = change.range.start, change.range.end
-                range_ = Range(Position(start.line, start.character), Position(end.line, end.character))
-            if od.document is not None:
-                seen = od.document.edit_count
-                moved: tuple[types.Range, bytes, bytes] | None = None
-                if range_ is not None and od.fast_ok:
-                    moved = _replaced(od.document, range_)
-                od.document.apply_change(change.text, range_)
-                edits = od.document.edits_since(seen)
-                if range_ is None or edits is None:
-                    od.index = None  # rebuilt from the tree when next asked
-                    od.fast_ok = False
-                    continue
-                if od.index is not None:
-                    for edit in edits:
-                        od.index.shift(edit)
-                if od.fast_ok and moved is not None:
-                    od.moving.shift(moved[0], change.text, self.encoding, *moved[1:])
-                for edit in edits:
-                    od.touched = _touch(od.touched, edit)
-            else:
-                assert od.raw is not None
-                od.raw.apply_change(change.text, range_)
-        od.version = version
-        now = time.perf_counter()
-        od.edit_gap_ms = (now - od.last_edit_at) * 1000
-        od.last_edit_at = now
-        if od.document is not None:
-            od.document.version = version
-        size = len(od.data)
-        if (od.document is None) != (size > self.max_bytes()):
-            self._set_text(od, od.data)
+        self.scheduler.changed(od, self.docs.change(od, version, changes))
 
     def close(self, uri: str) -> OpenDocument | None:
-        od = self.documents.pop(uri, None)
-        self.open_canonical.pop(self.canonical(uri), None)
-        if od is not None and od.timer is not None:
-            od.timer.cancel()
-        return od
-
-    # --- checking ---------------------------------------------------------------------------------------
-
-    def context_for(self, uri: str) -> CheckContext:
-        root = self.roots[0].as_uri() if self.roots else ""
-        return CheckContext(
-            self.settings, self.registry, uri, self.settings.trusted, self.models, root_uri=root, catalog=CATALOG
-        )
-
-    def schedule_check(self, od: OpenDocument, delay_ms: int | None = None, reason: str = "edit") -> None:
-        """Check after the debounce delay; a newer change restarts the wait."""
-        if reason == "registry" and od.timer is not None:
-            return  # a check is due anyway: other files' changes never postpone it (they could, forever)
-        if od.timer is not None:
-            od.timer.cancel()
-        delay: float = self.settings.diagnostics.debounce_ms if delay_ms is None else delay_ms
-        if delay_ms is None and od.edit_gap_ms < od.edit_check_ms:
-            # Edits arrive faster than a check takes (an edit storm on a large file): wait at least as long as
-            # the last keystroke check took (bounded), so the burst is checked once rather than once per edit
-            # while requests queue behind the checks. Ordinary typing keeps the configured debounce.
-            delay = max(delay, min(od.edit_check_ms, _MAX_ADAPTIVE_DEBOUNCE_MS))
-        loop = asyncio.get_event_loop()
-        od.timer = loop.call_later(delay / 1000, self._timer_fired, od.uri, reason)
-
-    def _timer_fired(self, uri: str, reason: str) -> None:
-        od = self.documents.get(uri)
-        if od is None:
-            return
-        od.timer = None
-        try:
-            self.check(od, reason)
-        except Exception:
-            log.exception("checking %s failed", uri)
-
-    def ensure_checked(self, od: OpenDocument) -> None:
-        """Bring the document's diagnostics up to date now (a code action). While a background check of the
-        document runs, the last report stays (use `wait_checked` to wait for it)."""
-        if od.stale() and od.inflight is None:
-            if od.timer is not None:
-                od.timer.cancel()
-                od.timer = None
-            self.check(od, "request")
-
-    async def wait_checked(self, od: OpenDocument) -> None:
-        """Like `ensure_checked`, but waits for background checks (a pull request)."""
-        while od.uri in self.documents:
-            if od.inflight is not None:
-                await asyncio.shield(od.inflight)
-                continue
-            if not od.stale():
-                return
-            if od.timer is not None:
-                od.timer.cancel()
-                od.timer = None
-            self.check(od, "pull")
-
-    def _expensive(self, od: OpenDocument, reason: str) -> bool:
-        """A full check of a large document: it walks every unit (and may check them all, the first time or
-        after a settings or registry change), so it runs off the event loop — requests never queue behind it.
-        Keystrokes on large documents take the fast path (`incremental`) and publish at once. An explicit
-        request (a code action wanting the current report) checks in place."""
-        return len(od.data) > BACKGROUND_CHECK_BYTES and reason != "request"
+        return self.docs.close(uri)
 
     def check(self, od: OpenDocument, reason: str = "edit") -> None:
-        """Check the current text, remember the report, feed the registry, publish (push clients)."""
-        if reason == "edit" and od.touched is not None:
-            started = time.perf_counter()
-            if incremental.fast_check(self, od):
-                od.touched = None
-                od.settled = False
-                self._checked(od, reason, started)
-                delay = max(self.settings.diagnostics.debounce_ms, incremental.SETTLE_MS)
-                self.schedule_check(od, delay, "settle")
-                return
-        if od.inflight is not None:
-            od.rerun = True  # a background check of an older text is running: check again when it is done
-            return
-        started = time.perf_counter()
-        if od.document is None:
-            od.report = None
-            od.diagnostics = [self._too_large(od)]
-        elif self._expensive(od, reason):
-            since_edit_ms = (time.perf_counter() - od.last_edit_at) * 1000
-            if reason in ("edit", "settle") and since_edit_ms < incremental.SETTLE_MS:
-                # Still typing (the fast path could not answer this one): a full check of a large file now
-                # would be outdated at once, and its thread would slow every message of the burst.
-                self.schedule_check(od, incremental.SETTLE_MS, reason)
-                return
-            self._check_in_background(od, reason)
-            return
-        else:
-            report = check_document(od.document, self.context_for(od.uri), od.kind_hint, od.cache, self.resolve_range)
-            related = self.caps.related_information
-            diagnostics = [to_lsp_diagnostic(d, related, self.client_uri) for d in report.diagnostics]
-            self._adopt(od, report, diagnostics)
-        self._checked(od, reason, started)
+        self.scheduler.check(od, reason)
 
-    def _registry_snapshot(self) -> ToolRegistry:
-        """A copy of the registry for a background check (the event loop keeps changing the original)."""
-        registry = self.registry
-        cached = self._registry_copy
-        if cached is None or cached[0] != registry.version:
-            copy = dataclasses.replace(
-                registry, by_uri=dict(registry.by_uri), changes_by_uri=dict(registry.changes_by_uri)
-            )
-            cached = self._registry_copy = (registry.version, copy)
-        return cached[1]
+    def schedule_check(self, od: OpenDocument, delay_ms: float | None = None, reason: str = "edit") -> None:
+        self.scheduler.schedule(od, delay_ms, reason)
 
-    def _checked(self, od: OpenDocument, reason: str, started: float) -> None:
-        od.checked_version = od.version
-        od.serial += 1
-        if reason == "edit":
-            od.edit_check_ms = (time.perf_counter() - started) * 1000
-        if not self.caps.pull_diagnostics:
-            self.publish(od)
-        elif reason not in ("request", "pull"):
-            self.request_refresh()
-
-    def _adopt(self, od: OpenDocument, report: FileReport, diagnostics: list[types.Diagnostic]) -> None:
-        od.report = report
-        od.dirty = False
-        od.diagnostics = diagnostics
-        od.touched = None
-        od.fast_ok = True
-        od.settled = True
-        self._refresh_index(od)
-        self._feed_registry(od)
-
-    def _check_in_background(self, od: OpenDocument, reason: str) -> None:
-        """Check a snapshot on the check thread; requests are answered meanwhile (on the live document). The
-        result is used only if the text did not change in the meantime; otherwise the document is checked again."""
-        assert od.document is not None
-        snapshot = od.document.snapshot()
-        version = od.version
-        registry = self._registry_snapshot()
+    def context_for(self, uri: str, registry: ToolRegistry | None = None) -> CheckContext:
         root = self.roots[0].as_uri() if self.roots else ""
-        context = CheckContext(
-            self.settings, registry, od.uri, self.settings.trusted, self.models, root_uri=root, catalog=CATALOG
+        registry = self.registry if registry is None else registry
+        return CheckContext(
+            self.settings, registry, uri, self.settings.trusted, self.models, root_uri=root, catalog=CATALOG
         )
-        related = self.caps.related_information
-        kind_hint, cache = od.kind_hint, od.cache
-        od.dirty = False  # set again by anything that changes while the check runs
-        started = time.perf_counter()
-        loop = asyncio.get_event_loop()
-
-        async def resolve_on_loop(uri: str, pointer: Pointer, target: str) -> Range | None:
-            return self.resolve_range(uri, pointer, target)
-
-        def resolve(uri: str, pointer: Pointer, target: str) -> Range | None:
-            # Other documents are read on the event loop, which owns them (it is never blocked on this thread).
-            return asyncio.run_coroutine_threadsafe(resolve_on_loop(uri, pointer, target), loop).result(30)
-
-        def work() -> tuple[FileReport, list[types.Diagnostic]]:
-            report = check_document(snapshot, context, kind_hint, cache, resolve)
-            return report, [to_lsp_diagnostic(d, related, self.client_uri) for d in report.diagnostics]
-
-        future = loop.run_in_executor(self.check_executor, work)
-        od.inflight = future
-
-        def done(finished: asyncio.Future[tuple[FileReport, list[types.Diagnostic]]]) -> None:
-            od.inflight = None
-            if self.documents.get(od.uri) is not od:
-                return
-            try:
-                report, diagnostics = finished.result()
-            except Exception:
-                log.exception("checking %s failed", od.uri)
-                return
-            if od.version == version and od.document is not None:
-                od.document.checked_edit_count = snapshot.edit_count
-                self._adopt(od, report, diagnostics)
-                self._checked(od, reason, started)
-            else:
-                od.dirty = True  # the result is for an older text: never published
-            if od.rerun or od.stale():
-                od.rerun = False
-                self.schedule_check(od, incremental.SETTLE_MS if reason in ("edit", "settle") else 0, reason)
-
-        future.add_done_callback(done)
-
-    def _too_large(self, od: OpenDocument) -> types.Diagnostic:
-        size = len(od.data)
-        limit = self.max_bytes()
-        message = too_large_message(size, limit)
-        diagnostic = Diagnostic(Range(Position(0, 0), Position(0, 0)), Severity.WARNING, "TS003", message)
-        return to_lsp_diagnostic(diagnostic, False)
 
     def publish(self, od: OpenDocument) -> None:
         published = (od.checked_version, od.diagnostics)
@@ -586,117 +323,11 @@ class ToolsenseServer(LanguageServer):
 
         asyncio.get_event_loop().call_soon(send)
 
-    def _refresh_index(self, od: OpenDocument) -> None:
-        """The unit index follows the last good split; a broken tree keeps the shifted earlier index."""
-        assert od.document is not None and od.report is not None
-        report = od.report
-        spans = report.split.spans
-        keep_old = od.index is not None and od.document.has_error and len(spans) < len(od.index.starts)
-        if not keep_old:
-            od.index = UnitIndex.from_split(
-                report.split, [u.value for u in report.units], [u.dialect for u in report.units]
-            )
-
-    def _feed_registry(self, od: OpenDocument) -> None:
-        """An open tool file is the registry's source for its uri; dependents are re-checked on change.
-
-        Runs after every keystroke check, so only units whose value object changed (a cached unit keeps its
-        value object) get new registry entries; the rest are reused as they are.
-        """
-        assert od.report is not None
-        report = od.report
-        if report.kind != "tool" and not od.defines_tools:
-            return
-        units = report.units if report.kind == "tool" else []
-        uri = self.canonical(od.uri)
-        memo = od.tool_memo
-        if len(memo.values) == len(units) and memo.uri == uri:
-            per_unit = list(memo.infos)
-            changed = [
-                i
-                for i, (unit, value, dialect) in enumerate(zip(units, memo.values, memo.dialects, strict=True))
-                if unit.value is not value or unit.dialect != dialect
-            ]
-            for i in changed:
-                per_unit[i] = tool_infos(uri, [units[i]])
-        else:
-            per_unit = [tool_infos(uri, [unit]) for unit in units]
-        od.tool_memo = ToolMemo(uri, [u.value for u in units], [u.dialect for u in units], per_unit)
-        infos = list(itertools.chain.from_iterable(per_unit))
-        od.defines_tools = bool(infos)
-        if not infos and uri not in self.registry.by_uri:
-            return  # nothing before, nothing now: not a change (else two such files re-check each other forever)
-        if self.registry.set_file(uri, infos):
-            self.dependents_changed(origin=od.uri)
-
-    def dependents_changed(self, origin: str | None = None) -> None:
-        """The registry changed: every other open document may read it; check them again (debounced)."""
-        for uri, other in self.documents.items():
-            if uri == origin:
-                continue
-            other.dirty = True
-            # Typing in a tool file changes the registry on every keystroke: let dependents settle first.
-            delay = max(self.settings.diagnostics.debounce_ms, REGISTRY_SETTLE_MS)
-            self.schedule_check(other, delay, reason="registry")
-
-    def recheck_all(self, reason: str = "settings") -> None:
-        for od in self.documents.values():
-            od.dirty = True
-            self.schedule_check(od, 0, reason)
-
-    # --- positions and other documents --------------------------------------------------------------------
-
-    def document_for(self, uri: str) -> Document | None:
-        """An open document, or a read-only copy of a file on disk (cached by modification time)."""
-        od = self.documents.get(uri) or self.documents.get(self.open_canonical.get(uri, ""))
-        if od is not None:
-            return od.document
-        path = uri_to_path(uri)
-        if path is None:
-            return None
-        try:
-            stat = path.stat()
-        except OSError:
-            return None
-        cached = self.disk_documents.get(uri)
-        stamp = (stat.st_mtime_ns, stat.st_size)  # a float mtime misses rewrites within its resolution
-        if cached is not None and cached[0] == stamp:
-            self.disk_documents.move_to_end(uri)
-            return cached[1]
-        try:
-            data = read_regular_file(path, min(self.max_bytes(), _MAX_RELATED_FILE_BYTES))
-        except OSError:
-            return None  # gone, unreadable, too large, or a FIFO (which would block the event loop)
-        if data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]
-        document = Document(uri, bytearray(data), None, self.encoding)
-        self.disk_documents[uri] = (stamp, document)
-        while len(self.disk_documents) > _DISK_CACHE_SIZE:
-            self.disk_documents.popitem(last=False)
-        return document
-
-    def resolve_range(self, uri: str, pointer: Pointer, target: str) -> Range | None:
-        """Where a pointer is in any document (open or on disk): for related information and definitions."""
-        document = self.document_for(uri)
-        if document is None:
-            return None
-        root = root_value(document.root)
-        if root is None:
-            return None
-        return place(document, root, pointer, cast(Target, target), None)
-
-    def unit_index(self, od: OpenDocument) -> UnitIndex | None:
-        if od.document is None:
-            return None
-        if od.index is None:
-            od.index = index_for(od.document, od.kind_hint)
-        return od.index
-
     def query(self, uri: str, position: types.Position, *, hover: bool = False) -> CursorQuery | None:
         od = self.documents.get(uri)
         if od is None or od.document is None:
             return None
-        index = self.unit_index(od)
+        index = self.docs.unit_index(od)
         assert index is not None
         offset = od.document.offset_at(Position(position.line, position.character))
         if hover:
@@ -752,29 +383,6 @@ class ToolsenseServer(LanguageServer):
         if not roots and params.root_path:
             roots.append(Path(params.root_path))
         self.roots = roots
-
-
-def _replaced(document: Document, range_: Range) -> tuple[types.Range, bytes, bytes]:
-    """The range an LSP change replaces as the document reads it (clamped, never reversed), with the byte just
-    before and just after it (they tell whether a \\r and a \\n are brought together)."""
-    low = document.offset_at(range_.start)
-    high = max(document.offset_at(range_.end), low)
-    start, end = document.position_at(low), document.position_at(high)
-    data = document.data
-    lsp_range = types.Range(types.Position(start.line, start.character), types.Position(end.line, end.character))
-    return lsp_range, bytes(data[low - 1 : low]) if low else b"", bytes(data[high : high + 1])
-
-
-def _touch(touched: tuple[int, int] | None, edit: ByteEdit) -> tuple[int, int]:
-    """The byte span edits have touched so far, carried through one more edit."""
-    if touched is None:
-        return edit.start, edit.new_end
-    low, high = touched
-    if high >= edit.old_end:
-        high += edit.new_end - edit.old_end
-    elif high > edit.start:
-        high = edit.new_end
-    return min(low, edit.start), max(high, edit.new_end)
 
 
 def _load_feature(server: ToolsenseServer, name: str) -> None:

@@ -42,13 +42,12 @@ async def settle(server: ToolsenseServer, limit_s: float = SETTLE_LIMIT_S) -> bo
             busy = True
             await asyncio.sleep(0.01)
         for od in list(server.documents.values()):
-            if od.inflight is not None:
+            if od.job is not None:
                 busy = True
-                await _wait(asyncio.shield(od.inflight), deadline - loop.time())
+                await _wait(asyncio.shield(od.job), deadline - loop.time())
             elif od.timer is not None:
                 busy = True
-                od.timer.cancel()
-                od.timer = None
+                server.scheduler.cancel_timer(od)
                 try:
                     server.check(od, "settle-request")
                 except Exception:

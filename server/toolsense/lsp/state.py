@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import enum
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,46 @@ class RawText:
         return self.lines.position_at(self.data, offset, self.encoding)
 
 
+class Phase(enum.Enum):
+    """Where a document stands between its text and its diagnostics (the transitions: `lsp/scheduler.py`)."""
+
+    OUTDATED = "outdated"
+    """A full check is due and the keystroke fast path may not answer (just opened; settings, the registry or
+    the whole text changed; a background result was dropped)."""
+    EDITED = "edited"
+    """Ranged edits since the last check moved the diagnostics with the text: the fast path may answer."""
+    PROVISIONAL = "provisional"
+    """The fast path answered the current version; a full check (file-level rules) is still due."""
+    CURRENT = "current"
+    """The diagnostics are a full check's of the current text and context."""
+    FAILED = "failed"
+    """The last background check failed: nothing more is tried until the text or the context changes."""
+    RUNNING = "running"
+    """A full check of the current text and context runs in the background."""
+    RUNNING_EDITED = "running-edited"
+    """A background check runs for an older version; only ranged edits came since (the fast path may answer)."""
+    RUNNING_OUTDATED = "running-outdated"
+    """A background check runs, and the context changed or the text was replaced since."""
+
+
+@dataclass
+class ClientSupport:
+    """What the client said it supports, read once at `initialize`."""
+
+    snippets: bool = False
+    markdown_completion: bool = False
+    markdown_hover: bool = False
+    pull_diagnostics: bool = False
+    diagnostic_refresh: bool = False
+    related_information: bool = False
+    work_done_progress: bool = False
+    watched_files_dynamic: bool = False
+    configuration: bool = False
+    hierarchical_symbols: bool = False
+    line_folding_only: bool = False
+    folding_limit: int | None = None
+
+
 @dataclass(frozen=True)
 class ToolMemo:
     """The registry entries of an open tool file, per unit, with the unit values (by identity) they came from."""
@@ -53,10 +94,9 @@ class ToolMemo:
 @dataclass
 class OpenDocument:
     """One open document: its text (a positioned `Document`, or `RawText` when too large), the last check's
-    report, the unit index for cursor queries, and the per-document debounce timer.
+    report, the unit index for cursor queries, and where it stands in the scheduler (`phase`, `timer`, `job`).
 
     `version` is the client's latest; `checked_version` the one the current diagnostics were computed for.
-    `dirty` is set when something outside the text changed (settings, the registry) since the last check.
     """
 
     uri: str
@@ -70,25 +110,28 @@ class OpenDocument:
     report: FileReport | None = None
     checked_version: int | None = None
     serial: int = 0
-    dirty: bool = True
+    phase: Phase = Phase.OUTDATED
     moving: MovingDiagnostics = field(default_factory=lambda: MovingDiagnostics([], ""))
     """The current diagnostics, moved with every edit since they were computed (see `diagnostics`)."""
     timer: asyncio.TimerHandle | None = None
+    """The pending debounced check, if any."""
+    timer_reason: str = ""
+    job: asyncio.Future[Any] | None = None
+    """A background check of a snapshot of this document, while it runs."""
+    crashed_version: int | None = None
+    """The version whose check the worker process died on (it is tried once more, not again and again)."""
+    worker_text: tuple[tuple[int, int], int] | None = None
+    """The text the worker process holds of this document (its token and length), so only changes are sent."""
+    unit_values: dict[bytes, Any] = field(default_factory=dict)
+    """The units' values by content digest, as of the last background check (a worker sends only new ones)."""
     last_published: tuple[int | None, list[types.Diagnostic]] | None = None
     touched: tuple[int, int] | None = None
     """The bytes edits touched since diagnostics were last published (for the keystroke fast path)."""
-    fast_ok: bool = False
-    """Whether `diagnostics` were kept in step with every edit since the last full check (see `incremental`)."""
-    settled: bool = True
-    """False after a fast check: a full check (file-level rules) is still due."""
-    inflight: asyncio.Future[Any] | None = None
-    """A background check of a snapshot of this document, while it runs."""
-    rerun: bool = False
     last_edit_at: float = 0.0
     edit_gap_ms: float = 1e9
-    """Time between the last two edits: shorter than a check means an edit storm (see `schedule_check`)."""
+    """Time between the last two edits: shorter than a check means an edit storm (see `scheduler.delay_ms`)."""
     edit_check_ms: float = 0.0
-    """How long the last check after an edit took: the debounce is at least this long (see `schedule_check`)."""
+    """How long the last check after an edit took: the debounce is at least this long (see `scheduler.delay_ms`)."""
     tool_memo: ToolMemo = field(default_factory=lambda: ToolMemo("", [], [], []))
     """Registry entries per unit as of the last check, so a keystroke rebuilds only the changed unit's."""
     defines_tools: bool = False
@@ -117,5 +160,13 @@ class OpenDocument:
     def result_id(self) -> str:
         return f"{self.checked_version}:{self.serial}"
 
+    @property
+    def settled(self) -> bool:
+        """False while only the fast path answered (a full check is due)."""
+        return self.phase not in (Phase.PROVISIONAL, Phase.RUNNING_EDITED)
+
     def stale(self) -> bool:
-        return self.dirty or not self.settled or self.checked_version != self.version
+        """Whether a check is still due (after a failed one, none is: it would fail again)."""
+        if self.phase is Phase.FAILED:
+            return False
+        return self.phase is not Phase.CURRENT or self.checked_version != self.version

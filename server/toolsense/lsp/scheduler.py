@@ -1,0 +1,484 @@
+"""When documents are checked, and how: debounce, the keystroke fast path, settle checks, background checks.
+
+Each open document is in one `Phase` (`state.py`); events move it, and nothing else does (`advance`):
+
+    phase \\ event     EDIT             INVALIDATE        FAST         CHECKED   STARTED   FINISHED   DROPPED    FAILED
+    OUTDATED          OUTDATED         OUTDATED          -            CURRENT   RUNNING   -          -          -
+    EDITED            EDITED           OUTDATED          PROVISIONAL  CURRENT   RUNNING   -          -          -
+    PROVISIONAL       EDITED           OUTDATED          -            CURRENT   RUNNING   -          -          -
+    CURRENT           EDITED           OUTDATED          -            CURRENT   RUNNING   -          -          -
+    FAILED            EDITED           OUTDATED          -            CURRENT   RUNNING   -          -          -
+    RUNNING           RUNNING_EDITED   RUNNING_OUTDATED  -            -         -         CURRENT    OUTDATED   FAILED
+    RUNNING_EDITED    RUNNING_EDITED   RUNNING_OUTDATED  RUNNING_ED.  -         -         -          EDITED     EDITED
+    RUNNING_OUTDATED  RUNNING_OUTDATED RUNNING_OUTDATED  -            -         -         OUTDATED   OUTDATED   OUTDATED
+
+- EDIT: ranged edits moved the text, the unit index and the diagnostics (`DocumentStore.change`);
+- INVALIDATE: the whole text was replaced, or something outside it changed (settings, models, the registry);
+- FAST: the keystroke fast path checked the one unit the edits touched and published (`check_units`);
+- CHECKED: a full check ran in place; STARTED: one started in the background (large documents);
+- FINISHED: the background result was adopted (it was for the current version); DROPPED: it was for an older
+  text (never published); FAILED: the background check failed (a crash is logged; nothing more is tried until
+  the text or the context changes, so a pull never waits on a check that cannot succeed).
+
+A check is due whenever the phase is not CURRENT (or FAILED); a debounce timer (`schedule`) runs it. Its delay
+comes from one formula (`delay_ms`): the configured debounce after an edit (longer during an edit storm), at
+least `SETTLE_MS` before the full check that follows a fast one, at least `REGISTRY_SETTLE_MS` before re-checking
+documents that read a changed registry, at once otherwise. When a background check ends in any phase but
+CURRENT, the check runs again.
+
+Full checks of documents over `worker_bytes` run in the background: in the worker process (`worker.py`) once it
+is up, on the check thread before that (and while user models, which live in this process, are registered).
+Small documents are checked in place: sending them would cost more than checking them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import enum
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from lsprotocol import types
+
+from ..document.document import Document
+from ..document.jsontree import Pointer
+from ..document.lines import Range
+from ..engine.checker import FileReport, RelatedResolver, check_document
+from ..engine.context import CheckContext, ToolRegistry
+from ..engine.unit_check import check_units
+from ..features.query import UnitIndex
+from ..settings import Settings
+from ..usermodels import ModelRegistry
+from .collector import IdleCollector
+from .convert import to_lsp_diagnostic
+from .documents import DocumentStore
+from .registry_feed import RegistryFeed
+from .state import ClientSupport, OpenDocument, Phase
+from .worker import WORKER_TIMEOUT_S, CheckRequest, CheckResult, WorkerPool, adopt, check_in_worker, text_for
+
+log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+SETTLE_MS = 300
+"""The full check follows the last fast check after at least this long (or the debounce, if longer)."""
+REGISTRY_SETTLE_MS = 250
+"""Documents that depend on a changed tool are checked again this long after the last change at the earliest."""
+MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
+"""The debounce after an edit is at least the last keystroke check's duration, up to this."""
+BACKGROUND_CHECK_BYTES = 1_000_000
+"""Full checks of documents larger than this run off the event loop (see `Scheduler.expensive`), and files
+larger than this are read for indexing in the worker process."""
+
+
+class Event(enum.Enum):
+    EDIT = "edit"
+    INVALIDATE = "invalidate"
+    FAST = "fast"
+    CHECKED = "checked"
+    STARTED = "started"
+    FINISHED = "finished"
+    DROPPED = "dropped"
+    FAILED = "failed"
+
+
+_P, _E = Phase, Event
+_IDLE = {_E.EDIT: _P.EDITED, _E.INVALIDATE: _P.OUTDATED, _E.CHECKED: _P.CURRENT, _E.STARTED: _P.RUNNING}
+TRANSITIONS: dict[Phase, dict[Event, Phase]] = {
+    _P.OUTDATED: {**_IDLE, _E.EDIT: _P.OUTDATED},
+    _P.EDITED: {**_IDLE, _E.FAST: _P.PROVISIONAL},
+    _P.PROVISIONAL: _IDLE,
+    _P.CURRENT: _IDLE,
+    _P.FAILED: _IDLE,
+    _P.RUNNING: {
+        _E.EDIT: _P.RUNNING_EDITED,
+        _E.INVALIDATE: _P.RUNNING_OUTDATED,
+        _E.FINISHED: _P.CURRENT,
+        _E.DROPPED: _P.OUTDATED,
+        _E.FAILED: _P.FAILED,
+    },
+    _P.RUNNING_EDITED: {
+        _E.EDIT: _P.RUNNING_EDITED,
+        _E.INVALIDATE: _P.RUNNING_OUTDATED,
+        _E.FAST: _P.RUNNING_EDITED,
+        _E.DROPPED: _P.EDITED,
+        _E.FAILED: _P.EDITED,
+    },
+    _P.RUNNING_OUTDATED: {
+        _E.EDIT: _P.RUNNING_OUTDATED,
+        _E.INVALIDATE: _P.RUNNING_OUTDATED,
+        _E.FINISHED: _P.OUTDATED,
+        _E.DROPPED: _P.OUTDATED,
+        _E.FAILED: _P.OUTDATED,
+    },
+}
+"""The table in the module docstring."""
+_RUNNING = (Phase.RUNNING, Phase.RUNNING_EDITED, Phase.RUNNING_OUTDATED)
+
+
+def advance(od: OpenDocument, event: Event) -> Phase:
+    """Move the document to its next phase; an event its phase does not expect forces a full check."""
+    following = TRANSITIONS[od.phase].get(event)
+    if following is None:
+        log.error("unexpected %s in phase %s of %s", event.name, od.phase.name, od.uri)
+        following = Phase.OUTDATED
+    od.phase = following
+    return following
+
+
+def delay_ms(reason: str, od: OpenDocument, debounce_ms: float) -> float:
+    """How long a check for this reason waits (the one debounce formula)."""
+    if reason == "edit":
+        if od.edit_gap_ms < od.edit_check_ms:
+            # Edits arrive faster than a check takes (an edit storm on a large file): wait at least as long as
+            # the last keystroke check took (bounded), so the burst is checked once rather than once per edit
+            # while requests queue behind the checks. Ordinary typing keeps the configured debounce.
+            return max(debounce_ms, min(od.edit_check_ms, MAX_ADAPTIVE_DEBOUNCE_MS))
+        return debounce_ms
+    if reason == "settle":
+        return max(debounce_ms, SETTLE_MS)
+    if reason == "registry":
+        # Typing in a tool file changes the registry on every keystroke: let dependents settle first.
+        return max(debounce_ms, REGISTRY_SETTLE_MS)
+    return 0.0
+
+
+class CheckHost(Protocol):
+    """What the scheduler reads from the server it works for."""
+
+    settings: Settings
+    caps: ClientSupport
+    registry: ToolRegistry
+    models: ModelRegistry | None
+
+    def show(self, message: str) -> None: ...
+
+    def context_for(self, uri: str, registry: ToolRegistry | None = None) -> CheckContext: ...
+
+    def publish(self, od: OpenDocument) -> None: ...
+
+    def request_refresh(self) -> None: ...
+
+
+class Scheduler:
+    """Runs every check of an open document: the one place `lsp/` calls the engine for them."""
+
+    def __init__(self, host: CheckHost, docs: DocumentStore) -> None:
+        self.host = host
+        self.docs = docs
+        self.feed = RegistryFeed(lambda: host.registry, docs.canonical, self.dependents_changed)
+        self._registry_copy: tuple[int, ToolRegistry] | None = None
+        self.check_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-check")
+        """Expensive checks run here while the worker process is not up yet (see `_start_background`)."""
+        self.index_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolsense-index")
+        """Background indexing gets its own thread: pygls reads stdin through its default pool."""
+        self.worker = WorkerPool()
+        self.worker_bytes = BACKGROUND_CHECK_BYTES
+        """Documents and files larger than this are checked and read off the event loop (see `expensive`)."""
+        self.collector = IdleCollector()
+        self.stopped = False
+
+    # --- events from the outside ------------------------------------------------------------------------
+
+    def changed(self, od: OpenDocument, traced: bool) -> None:
+        """The text changed (`traced`: by ranged edits the diagnostics followed)."""
+        self.collector.last_activity = time.monotonic()
+        advance(od, Event.EDIT if traced else Event.INVALIDATE)
+
+    def dependents_changed(self, origin: str | None = None) -> None:
+        """The registry changed: every other open document may read it; check them again (debounced)."""
+        for uri, other in self.docs.documents.items():
+            if uri != origin:
+                advance(other, Event.INVALIDATE)
+                self.schedule(other, reason="registry")
+
+    def recheck_all(self, reason: str = "settings") -> None:
+        for od in self.docs.documents.values():
+            advance(od, Event.INVALIDATE)
+            self.schedule(od, reason=reason)
+
+    # --- timers -------------------------------------------------------------------------------------------
+
+    def schedule(self, od: OpenDocument, delay: float | None = None, reason: str = "edit") -> None:
+        """Check after the delay for `reason` (`delay_ms`, unless given); a newer change restarts the wait."""
+        if reason == "registry" and od.timer is not None:
+            return  # a check is due anyway: other files' changes never postpone it (they could, forever)
+        self.cancel_timer(od)
+        wait = delay_ms(reason, od, self.host.settings.diagnostics.debounce_ms) if delay is None else delay
+        od.timer = asyncio.get_event_loop().call_later(wait / 1000, self._fire, od.uri, reason)
+        od.timer_reason = reason
+
+    def cancel_timer(self, od: OpenDocument) -> None:
+        if od.timer is not None:
+            od.timer.cancel()
+            od.timer = None
+
+    def _fire(self, uri: str, reason: str) -> None:
+        od = self.docs.documents.get(uri)
+        if od is None:
+            return
+        od.timer = None
+        try:
+            self.check(od, reason)
+        except Exception:
+            log.exception("checking %s failed", uri)
+
+    def ensure_checked(self, od: OpenDocument) -> None:
+        """Bring the document's diagnostics up to date now (a code action). While a background check of the
+        document runs, the last report stays (use `wait_checked` to wait for it)."""
+        if od.stale() and od.job is None:
+            self.cancel_timer(od)
+            self.check(od, "request")
+
+    async def wait_checked(self, od: OpenDocument) -> None:
+        """Like `ensure_checked`, but waits for background checks (a pull request)."""
+        while od.uri in self.docs.documents:
+            if od.job is not None:
+                await asyncio.wait([od.job])  # its failure is handled where it ends (`_finish`), not here
+                continue
+            if not od.stale():
+                return
+            self.cancel_timer(od)
+            self.check(od, "pull")
+
+    # --- checking -----------------------------------------------------------------------------------------
+
+    def expensive(self, od: OpenDocument, reason: str) -> bool:
+        """A full check of a large document: it walks every unit (and may check them all, the first time or
+        after a settings or registry change), so it runs off the event loop — requests never queue behind it.
+        Keystrokes on large documents take the fast path and publish at once. An explicit request (a code
+        action wanting the current report) checks in place."""
+        return len(od.data) > self.worker_bytes and reason != "request"
+
+    def check(self, od: OpenDocument, reason: str = "edit") -> None:
+        """Check the current text, remember the report, feed the registry, publish (push clients)."""
+        if reason == "edit" and self._fast_check(od):
+            return
+        if od.job is not None:
+            return  # a background check runs: when it ends, the phase says whether to check again
+        started = time.perf_counter()
+        if od.document is None:
+            od.report = None
+            od.diagnostics = [self.docs.too_large(od)]
+            advance(od, Event.CHECKED)
+        elif self.expensive(od, reason):
+            since_edit_ms = (time.perf_counter() - od.last_edit_at) * 1000
+            if reason in ("edit", "settle") and since_edit_ms < SETTLE_MS:
+                # Still typing (the fast path could not answer this one): a full check of a large file now
+                # would be outdated at once, and its thread would slow every message of the burst.
+                self.schedule(od, reason="settle")
+                return
+            self._start_background(od, reason)
+            return
+        else:
+            report = self._engine(od.document, self.host.context_for(od.uri), od, self.docs.resolve_range)
+            self._adopt(od, report, self._lsp(report))
+            advance(od, Event.CHECKED)
+        self._checked(od, reason, started)
+
+    def _engine(
+        self, document: Document, context: CheckContext, od: OpenDocument, resolver: RelatedResolver
+    ) -> FileReport:
+        return check_document(document, context, od.kind_hint, od.cache, resolver)
+
+    def _lsp(self, report: FileReport) -> list[types.Diagnostic]:
+        related = self.host.caps.related_information
+        return [to_lsp_diagnostic(d, related, self.docs.client_uri) for d in report.diagnostics]
+
+    def _fast_check(self, od: OpenDocument) -> bool:
+        """The keystroke fast path: check only the unit the edits since the last publish touched, publish at
+        once, and leave file-level findings to a settle check; False when the full check must run."""
+        if self.host.caps.pull_diagnostics or od.phase not in (Phase.EDITED, Phase.RUNNING_EDITED):
+            return False
+        found = self.docs.touched_unit(od)
+        if found is None:
+            return False
+        started = time.perf_counter()
+        position, piece = found
+        assert od.document is not None and od.report is not None and od.index is not None
+        # A unit below the root sees what the file says about it (its MCP version, a request body) as a full check does.
+        facts = od.report.facts if piece.pointer else None
+        context = self.host.context_for(od.uri)
+        results = check_units(od.document, [piece], context, facts, self.docs.resolve_range)
+        if results is None:
+            return False
+        result = results[0]
+        self.docs.place_unit(od, piece, result.diagnostics, self.host.caps.related_information)
+        od.index.values[position] = result.unit.value
+        self.feed.feed_unit(od, position, result.unit)
+        od.touched = None
+        advance(od, Event.FAST)
+        self._checked(od, "edit", started)
+        self.schedule(od, reason="settle")
+        return True
+
+    def _checked(self, od: OpenDocument, reason: str, started: float) -> None:
+        od.checked_version = od.version
+        od.serial += 1
+        if reason == "edit":
+            od.edit_check_ms = (time.perf_counter() - started) * 1000
+        if not self.host.caps.pull_diagnostics:
+            self.host.publish(od)
+        elif reason not in ("request", "pull"):
+            self.host.request_refresh()
+
+    def _adopt(
+        self, od: OpenDocument, report: FileReport, diagnostics: list[types.Diagnostic], index: UnitIndex | None = None
+    ) -> None:
+        od.report = report
+        od.diagnostics = diagnostics
+        od.touched = None
+        self.docs.refresh_index(od, index)
+        self.feed.feed(od)
+
+    # --- background checks ----------------------------------------------------------------------------------
+
+    def _registry_snapshot(self) -> ToolRegistry:
+        """A copy of the registry for a background check (the event loop keeps changing the original)."""
+        registry = self.host.registry
+        cached = self._registry_copy
+        if cached is None or cached[0] != registry.version:
+            copy = dataclasses.replace(
+                registry, by_uri=dict(registry.by_uri), changes_by_uri=dict(registry.changes_by_uri)
+            )
+            cached = self._registry_copy = (registry.version, copy)
+        return cached[1]
+
+    def _start_background(self, od: OpenDocument, reason: str) -> None:
+        """Check a snapshot off the event loop — in the worker process once it is up (and no user models, which
+        live in this process, are registered), else on the check thread — while requests are answered on the
+        live document. The result is used only if the text did not change in the meantime (`done`)."""
+        assert od.document is not None
+        version = od.version
+        started = time.perf_counter()
+        loop = asyncio.get_event_loop()
+        in_worker = self.host.models is None and self.worker.ready
+        deadline: asyncio.TimerHandle | None = None
+        if in_worker:
+            context = self.host.context_for(od.uri, ToolRegistry())
+            registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
+            text = text_for(od.document, od.worker_text)
+            od.worker_text = (text.token, text.length)
+            have = frozenset(od.unit_values)
+            request = CheckRequest(od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have)
+            future = self.worker.submit(check_in_worker, request)
+            deadline = loop.call_later(WORKER_TIMEOUT_S, self._overran, future)
+            od.job = asyncio.wrap_future(future)
+        else:
+            context = self.host.context_for(od.uri, self._registry_snapshot())
+            snapshot = od.document.snapshot()
+            od.job = loop.run_in_executor(self.check_executor, self._thread_check, od, snapshot, context, loop)
+        advance(od, Event.STARTED)
+
+        def done(finished: asyncio.Future[Any]) -> None:
+            od.job = None
+            if deadline is not None:
+                deadline.cancel()
+            if self.stopped or self.docs.documents.get(od.uri) is not od:
+                return
+            try:
+                self._finish(od, finished, version, reason, started)
+            except Exception:
+                log.exception("adopting the check of %s failed", od.uri)
+                if od.phase in _RUNNING:
+                    advance(od, Event.FAILED)
+            if od.phase not in (Phase.CURRENT, Phase.FAILED):
+                self.schedule(od, reason="settle" if reason in ("edit", "settle") else reason)
+
+        od.job.add_done_callback(done)
+
+    def _finish(
+        self, od: OpenDocument, finished: asyncio.Future[Any], version: int | None, reason: str, started: float
+    ) -> None:
+        """A background check ended: adopt its result if it is for the current text (else drop it)."""
+        if self.host.models is None:
+            # The worker takes the next one (starting it costs a second or two of CPU: not during the first).
+            self.worker.start()
+        try:
+            outcome = finished.result()
+        except (asyncio.CancelledError, concurrent.futures.CancelledError):
+            advance(od, Event.DROPPED)  # the worker was started again (another check overran): check again
+            return
+        except Exception as error:
+            self._failed(od, error)
+            return
+        if isinstance(outcome, CheckResult):
+            report, index, od.unit_values = adopt(outcome, od.unit_values, self.docs.resolve_range)
+        else:
+            report, index, od.unit_values = outcome
+        if od.version == version and od.document is not None:
+            self._adopt(od, report, self._lsp(report), index)
+            advance(od, Event.FINISHED)
+            self._checked(od, reason, started)
+        else:
+            advance(od, Event.DROPPED)  # the result is for an older text: never published
+
+    def _thread_check(
+        self, od: OpenDocument, snapshot: Document, context: CheckContext, loop: asyncio.AbstractEventLoop
+    ) -> tuple[FileReport, UnitIndex | None, dict[bytes, Any]]:
+        """A full check of a snapshot on the check thread, with the units' values by digest for the worker."""
+
+        async def resolve_on_loop(uri: str, pointer: Pointer, target: str) -> Range | None:
+            return self.docs.resolve_range(uri, pointer, target)
+
+        def resolve(uri: str, pointer: Pointer, target: str) -> Range | None:
+            # Other documents are read on the event loop, which owns them (it is never blocked on this thread).
+            return asyncio.run_coroutine_threadsafe(resolve_on_loop(uri, pointer, target), loop).result(30)
+
+        report = self._engine(snapshot, context, od, resolve)
+        data = snapshot.data
+        values = {
+            hashlib.blake2b(data[node.start_byte : node.end_byte], digest_size=20).digest(): unit.value
+            for unit, node in zip(report.units, report.unit_nodes, strict=True)
+        }
+        return report, None, values
+
+    def _overran(self, future: concurrent.futures.Future[Any]) -> None:
+        if not future.done():
+            self.worker.restart(f"a check ran longer than {WORKER_TIMEOUT_S:.0f} s")
+
+    def _failed(self, od: OpenDocument, error: BaseException) -> None:
+        """A background check failed: after a crash the worker is started again and the check tried once more."""
+        od.worker_text = None  # send the whole text next time
+        meaning = self.worker.failed(error)
+        if meaning == "resend" or (meaning == "crashed" and od.crashed_version != od.version):
+            od.crashed_version = od.version if meaning == "crashed" else od.crashed_version
+            advance(od, Event.DROPPED)
+            return
+        if meaning == "crashed":
+            self.host.show(f"toolsense: checking {od.uri} stopped the worker process twice; it is not tried again")
+        else:
+            log.error("checking %s failed", od.uri, exc_info=error)
+        advance(od, Event.FAILED)
+
+    async def read_file(self, function: Callable[..., _T], path: Path, *args: Any) -> _T:
+        """Run `function(path, *args)` (reading a file for indexing) off the event loop: in the worker process
+        for a large file, on the indexing thread otherwise."""
+        loop = asyncio.get_running_loop()
+        try:
+            large = path.stat().st_size > self.worker_bytes
+        except OSError:
+            large = False
+        if large:
+            try:
+                return await asyncio.wrap_future(self.worker.submit(function, path, *args))
+            except Exception as error:
+                if self.worker.failed(error) is None:
+                    raise
+        return await loop.run_in_executor(self.index_executor, function, path, *args)
+
+    def shutdown(self) -> None:
+        self.stopped = True
+        self.collector.stop()
+        self.check_executor.shutdown(wait=False, cancel_futures=True)
+        self.index_executor.shutdown(wait=False, cancel_futures=True)
+        self.worker.shutdown(kill=True)  # what it is doing is for a client that is gone
+
+
+__all__ = ["SETTLE_MS", "Event", "Phase", "Scheduler", "advance", "delay_ms"]
