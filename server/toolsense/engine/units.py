@@ -117,6 +117,9 @@ class Unit:
     """Where the unit sits (`engine.claim.Origin`): a request body and an MCP `tools/list` result are sent as-is."""
     container_dialect: str | None = None
     """The dialect the unit's container decides; `with_dialects` keeps it over the unit's own keys."""
+    text: bytes | None = dataclasses.field(default=None, repr=False, compare=False)
+    """The unit's own bytes when `json.loads` read `value` straight from them (no comment, no tolerant read, no
+    name taken from a key): a validator parses them instead of encoding `value` again. None otherwise."""
 
     @property
     def sent_as_is(self) -> bool:
@@ -286,6 +289,7 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
         return _unreadable(span, _too_deep(start + deep))
     clean = True
     problem: UnitProblem | None = None
+    text: bytes | None = raw if raw[:1] == b"{" else None  # only objects are validated
     try:
         # An outline node holds its value already, read by the same decoder from the same text.
         value = node.value if isinstance(node, LightNode) else json.loads(raw)
@@ -293,7 +297,7 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
         return _unreadable(span, _too_deep(start))
     except ValueError as error:
         failure: ValueError | None = error
-        value = None
+        value, text = None, None
         if b"/" in raw and (stripped := strip_comments(raw)) != raw:
             try:
                 value = json.loads(stripped)
@@ -311,9 +315,19 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
             if not node.has_error and isinstance(failure, json.JSONDecodeError):
                 problem = _json_problem(failure, start)
     if span.origin == "map" and isinstance(value, dict) and "name" not in value and "function" not in value:
-        value = _named_by_key(value, span.pointer[-1])
+        value, text = _named_by_key(value, span.pointer[-1]), None
     return Unit(
-        span.kind, span.pointer, value, span.dialect, start, node.end_byte, clean, problem, span.origin, span.dialect
+        span.kind,
+        span.pointer,
+        value,
+        span.dialect,
+        start,
+        node.end_byte,
+        clean,
+        problem,
+        span.origin,
+        span.dialect,
+        text,
     )
 
 
