@@ -117,9 +117,16 @@ class Unit:
     """Where the unit sits (`engine.claim.Origin`): a request body and an MCP `tools/list` result are sent as-is."""
     container_dialect: str | None = None
     """The dialect the unit's container decides; `with_dialects` keeps it over the unit's own keys."""
-    text: bytes | None = dataclasses.field(default=None, repr=False, compare=False)
+    text: bytes | LightNode | None = dataclasses.field(default=None, repr=False, compare=False)
     """The unit's own bytes when `json.loads` read `value` straight from them (no comment, no tolerant read, no
-    name taken from a key): a validator parses them instead of encoding `value` again. None otherwise."""
+    name taken from a key): a validator parses them instead of encoding `value` again (`json_text`). For a unit
+    of an outline, its node, which slices them when asked (a large file's texts are not all held at once)."""
+
+    @property
+    def json_text(self) -> bytes | None:
+        """The unit's own JSON text (see `text`), or None."""
+        text = self.text
+        return text.text if isinstance(text, LightNode) else text
 
     @property
     def sent_as_is(self) -> bool:
@@ -289,10 +296,14 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
         return _unreadable(span, _too_deep(start + deep))
     clean = True
     problem: UnitProblem | None = None
-    text: bytes | None = raw if raw[:1] == b"{" else None  # only objects are validated
+    text: bytes | LightNode | None = raw if raw[:1] == b"{" else None  # only objects are validated
     try:
         # An outline node holds its value already, read by the same decoder from the same text.
-        value = node.value if isinstance(node, LightNode) else json.loads(raw)
+        if isinstance(node, LightNode):
+            value = node.value
+            text = node if text is not None else None
+        else:
+            value = json.loads(raw)
     except RecursionError:
         return _unreadable(span, _too_deep(start))
     except ValueError as error:

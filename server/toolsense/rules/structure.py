@@ -108,4 +108,4 @@ def own_text(unit: Unit) -> bytes | None:
     """The JSON text of `own_keys(unit)` when it is the unit's own text (`Unit.text`), else None."""
     if unit.pointer == () and isinstance(unit.value, dict) and not _FILE_KEYS.isdisjoint(unit.value):
         return None
-    return unit.text
+    return unit.json_text
