@@ -243,8 +243,9 @@ def check_document(
             entry.fingerprint, entry.checked_as = fingerprint, (unit.kind, unit.dialect)
             entry.placed = None
             checked += 1
-        if unit.text is not None:
-            # Read by the unit's own checks only: kept, the texts would hold the file's size again.
+        if isinstance(unit.text, bytes):
+            # Read by the unit's own checks only: kept, the texts would hold the file's size again (an outline
+            # unit's text is its node, which the report holds anyway).
             unit = units[position] = entry.unit = dataclasses.replace(unit, text=None)
         if unit.problem is not None:
             severity = resolve_severity(Finding(unit.problem.code, unit.problem.message), ctx)
