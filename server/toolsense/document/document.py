@@ -130,6 +130,27 @@ class Document:
     def root(self) -> Node:
         return self.tree.root_node
 
+    def root_around(self, offset: int, unit_start: int = -1) -> Node:
+        """A node to look for the nodes at `offset` in: the whole tree's root; or, for a large document read from
+        its outline and never parsed whole, tree-sitter's node of the outlined value around offset (a unit),
+        parsed from that value's text alone at its byte offset, so positions are those of the whole tree. A
+        hover or a completion in a 22 MB file then parses one tool, not the file. unit_start: the value looked
+        in is no smaller than the one starting there (a climb from offset reaches the unit)."""
+        light = self._outline
+        if self._tree is not None or light is None:
+            return self.root
+        found: LightNode | None = None
+        while light._named is not None:  # members already outlined; a lazy value is not scanned here
+            inner = next((c for c in light._named if c.start_byte <= offset < c.end_byte), None)
+            if inner is None:
+                break
+            light = inner
+            if light.type in ("object", "array"):
+                found = light
+                if light.start_byte == unit_start:
+                    break
+        return found.node if found is not None else self.root
+
     @property
     def outline(self) -> Node:
         """The root the engine reads the file's structure from: the tree's, or — for a large document whose

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import json
 import json.decoder
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -62,6 +63,8 @@ class Outline:
         self._new_parser = new_parser
         self._parser: Parser | None = None
         self._trees: OrderedDict[tuple[int, int], Node] = OrderedDict()
+        self._lock = threading.Lock()
+        """A check on a snapshot (another thread) and a hover share the outline: one parse at a time."""
 
     def expand(self, node: LightNode) -> list[LightNode]:
         """The pairs or elements of a container not expanded yet, found by scanning its own text."""
@@ -75,19 +78,20 @@ class Outline:
     def subtree(self, start: int, end: int) -> Node:
         """tree-sitter's node of the value at [start, end), parsed from that text alone at its offset."""
         key = (start, end)
-        found = self._trees.get(key)
-        if found is not None:
-            self._trees.move_to_end(key)
-            return found
-        parser = self._parser = self._parser or self._new_parser()
-        chunk = bytes(self.source[start:end])
-        parser.included_ranges = [Range(Point(0, start), Point(0, end), start, end)]
-        tree = parser.parse(lambda offset, _point: chunk[offset - start :] if start <= offset < end else b"")
-        node = next((child for child in tree.root_node.named_children if child.type != "comment"), tree.root_node)
-        self._trees[key] = node
-        if len(self._trees) > _UNIT_TREES:
-            self._trees.popitem(last=False)
-        return node
+        with self._lock:
+            found = self._trees.get(key)
+            if found is not None:
+                self._trees.move_to_end(key)
+                return found
+            parser = self._parser = self._parser or self._new_parser()
+            chunk = bytes(self.source[start:end])
+            parser.included_ranges = [Range(Point(0, start), Point(0, end), start, end)]
+            tree = parser.parse(lambda offset, _point: chunk[offset - start :] if start <= offset < end else b"")
+            node = next((c for c in tree.root_node.named_children if c.type != "comment"), tree.root_node)
+            self._trees[key] = node
+            if len(self._trees) > _UNIT_TREES:
+                self._trees.popitem(last=False)
+            return node
 
 
 class LightNode:

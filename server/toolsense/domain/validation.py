@@ -332,11 +332,21 @@ def _flatten(annotation: Any) -> Iterator[Any]:
         yield from _flatten(arg)
 
 
-def model_findings(model: type[BaseModel], value: JsonValue, subject: str) -> list[Finding]:
-    """Validate value with a pydantic model; all errors at once, as placed findings."""
+def model_findings(model: type[BaseModel], value: JsonValue, subject: str, text: bytes | None = None) -> list[Finding]:
+    """Validate value with a pydantic model; all errors at once, as placed findings.
+
+    text: the value's own JSON text, if known (`Unit.text`). Parsing it spares encoding the value again; only a
+    success is taken from it, since the text may say more than the value (a duplicate key's earlier member, which
+    `json.loads` drops and a dict field still sees): any error is found again from the value itself."""
     try:
         # Strict JSON mode: "80" for an integer or "true" for a boolean is reported (TS105), not coerced
         # silently; enums are still matched by value, as they arrive in JSON.
+        if text is not None:
+            try:
+                model.model_validate_json(text, strict=True)
+                return []
+            except ValidationError:
+                pass
         model.model_validate_json(json.dumps(value), strict=True)
     except ValidationError as error:
         return list(schema_findings(validation_issues(error), value, model_schema(model), subject))

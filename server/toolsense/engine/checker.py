@@ -236,13 +236,17 @@ def check_document(
     checked = 0
     placer = _Placer(document, file_split, related_resolver)
     batches: list[tuple[list[_Placed], int]] = []
-    for entry, unit, span in zip(entries, units, file_split.spans, strict=True):
+    for position, (entry, unit, span) in enumerate(zip(entries, units, file_split.spans, strict=True)):
         entry.unit = unit
         if entry.findings is None or entry.fingerprint != fingerprint or entry.checked_as != (unit.kind, unit.dialect):
             entry.findings = run_unit_checks(unit, ctx)
             entry.fingerprint, entry.checked_as = fingerprint, (unit.kind, unit.dialect)
             entry.placed = None
             checked += 1
+        if isinstance(unit.text, bytes):
+            # Read by the unit's own checks only: kept, the texts would hold the file's size again (an outline
+            # unit's text is its node, which the report holds anyway).
+            unit = units[position] = entry.unit = dataclasses.replace(unit, text=None)
         if unit.problem is not None:
             severity = resolve_severity(Finding(unit.problem.code, unit.problem.message), ctx)
             if severity is not None:

@@ -117,6 +117,16 @@ class Unit:
     """Where the unit sits (`engine.claim.Origin`): a request body and an MCP `tools/list` result are sent as-is."""
     container_dialect: str | None = None
     """The dialect the unit's container decides; `with_dialects` keeps it over the unit's own keys."""
+    text: bytes | LightNode | None = dataclasses.field(default=None, repr=False, compare=False)
+    """The unit's own bytes when `json.loads` read `value` straight from them (no comment, no tolerant read, no
+    name taken from a key): a validator parses them instead of encoding `value` again (`json_text`). For a unit
+    of an outline, its node, which slices them when asked (a large file's texts are not all held at once)."""
+
+    @property
+    def json_text(self) -> bytes | None:
+        """The unit's own JSON text (see `text`), or None."""
+        text = self.text
+        return text.text if isinstance(text, LightNode) else text
 
     @property
     def sent_as_is(self) -> bool:
@@ -286,14 +296,19 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
         return _unreadable(span, _too_deep(start + deep))
     clean = True
     problem: UnitProblem | None = None
+    text: bytes | LightNode | None = raw if raw[:1] == b"{" else None  # only objects are validated
     try:
         # An outline node holds its value already, read by the same decoder from the same text.
-        value = node.value if isinstance(node, LightNode) else json.loads(raw)
+        if isinstance(node, LightNode):
+            value = node.value
+            text = node if text is not None else None
+        else:
+            value = json.loads(raw)
     except RecursionError:
         return _unreadable(span, _too_deep(start))
     except ValueError as error:
         failure: ValueError | None = error
-        value = None
+        value, text = None, None
         if b"/" in raw and (stripped := strip_comments(raw)) != raw:
             try:
                 value = json.loads(stripped)
@@ -311,9 +326,19 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
             if not node.has_error and isinstance(failure, json.JSONDecodeError):
                 problem = _json_problem(failure, start)
     if span.origin == "map" and isinstance(value, dict) and "name" not in value and "function" not in value:
-        value = _named_by_key(value, span.pointer[-1])
+        value, text = _named_by_key(value, span.pointer[-1]), None
     return Unit(
-        span.kind, span.pointer, value, span.dialect, start, node.end_byte, clean, problem, span.origin, span.dialect
+        span.kind,
+        span.pointer,
+        value,
+        span.dialect,
+        start,
+        node.end_byte,
+        clean,
+        problem,
+        span.origin,
+        span.dialect,
+        text,
     )
 
 

@@ -99,7 +99,7 @@ class UnitIndex:
 
 def object_at(document: Document, start: int) -> Node | None:
     """The object or array node that begins at byte `start` in the current tree, if there is one."""
-    node = document.root.named_descendant_for_byte_range(start, start)
+    node = document.root_around(start, start).named_descendant_for_byte_range(start, start)
     while node is not None and node.start_byte == start and node.type not in ("object", "array"):
         parent = node.parent
         if parent is None or parent.start_byte != start:
@@ -159,7 +159,7 @@ def inner_container(
     The scan is a Python loop over bytes (about a microsecond each), so scanning a few hundred bytes instead of
     a 5 KB tool keeps completion well under a millisecond. Its pointer comes from the tree, relative to the unit.
     """
-    node: Node | None = document.root.descendant_for_byte_range(offset, offset)
+    node: Node | None = document.root_around(offset, unit_start).descendant_for_byte_range(offset, offset)
     container = None
     steps = 0
     while node is not None and node.start_byte >= unit_start:
@@ -234,7 +234,8 @@ def locate_cursor(document: Document, index: UnitIndex, offset: int) -> tuple[Cu
         own = index.kinds.get(pointer, kind)
         return context, UnitRef(own, pointer, start, value, unit_dialect(own, value, index.dialects[position]))
     # Before every known unit (or none is known, in a file opened broken): scan from the top of the file.
-    root = root_value(document.root) if document.root.type == "document" else None
+    top = document.outline  # the outline of a large file: its root's start is all this needs
+    root = root_value(top) if top.type == "document" else None
     usable = root is not None and root.type in ("object", "array") and root.start_byte <= offset
     scan_start = root.start_byte if root is not None and usable else _skip_separators(data, 0, offset)
     context = _scan(data, scan_start, (), offset)

@@ -181,7 +181,7 @@ class DocumentStore:
         document = self.document_for(uri)
         if document is None:
             return None
-        root = root_value(document.root)
+        root = root_value(document.outline)
         if root is None:
             return None
         return place(document, root, pointer, cast(Target, target), None)

@@ -102,3 +102,10 @@ def own_keys(unit: Unit) -> JsonObject:
     if unit.pointer == () and not _FILE_KEYS.isdisjoint(value):
         return {key: member for key, member in value.items() if key not in _FILE_KEYS}
     return value
+
+
+def own_text(unit: Unit) -> bytes | None:
+    """The JSON text of `own_keys(unit)` when it is the unit's own text (`Unit.text`), else None."""
+    if unit.pointer == () and isinstance(unit.value, dict) and not _FILE_KEYS.isdisjoint(unit.value):
+        return None
+    return unit.json_text

@@ -14,7 +14,7 @@ from ...models.definitions import (
     Automation,
 )
 from ..catalog import CATALOG
-from ..structure import BAD_ENUM, WRONG_TYPE, own_keys
+from ..structure import BAD_ENUM, WRONG_TYPE, own_keys, own_text
 
 
 @CATALOG.unit_check("automation")
@@ -26,7 +26,7 @@ def automation_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     name = value.get("name")
     subject = f"automation '{name}'" if isinstance(name, str) else "automation"
     trigger = value.get("trigger_type")
-    for finding in model_findings(Automation, own_keys(unit), subject):
+    for finding in model_findings(Automation, own_keys(unit), subject, own_text(unit)):
         if (finding.code, finding.pointer) not in _AUTOMATION_SPECIFIC:
             yield finding
     config = value.get("trigger_config", {})

@@ -13,7 +13,7 @@ from ...models.definitions import (
     CALL_MODELS,
 )
 from ..catalog import CATALOG
-from ..structure import WRONG_TYPE, own_keys
+from ..structure import WRONG_TYPE, own_keys, own_text
 
 
 @CATALOG.unit_check("tool_call")
@@ -24,4 +24,4 @@ def call_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(unit.value, dict):
         yield Finding(WRONG_TYPE.code, f"Expected a tool call object, received {json_type_name(unit.value)}")
         return
-    yield from model_findings(model, own_keys(unit), "tool call")
+    yield from model_findings(model, own_keys(unit), "tool call", own_text(unit))

@@ -23,7 +23,7 @@ from ...models.definitions import (
 )
 from ...models.dialects import as_dialect
 from ..catalog import CATALOG
-from ..structure import UNKNOWN, WRONG_TYPE, own_keys
+from ..structure import UNKNOWN, WRONG_TYPE, own_keys, own_text
 
 
 @CATALOG.unit_check("tool")
@@ -37,7 +37,7 @@ def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         yield Finding(WRONG_TYPE.code, f"Expected a tool definition object, received {json_type_name(unit.value)}")
         return
     subject = tool_subject(unit, version)
-    for finding in model_findings(model, own_keys(unit), subject):
+    for finding in model_findings(model, own_keys(unit), subject, own_text(unit)):
         if finding.code != UNKNOWN.code:
             yield finding
         elif (misplaced := _misplaced(finding, unit.value, dialect)) is not None:
