@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from collections.abc import Callable
 
 IDLE_COLLECT_S = 1.0
+LATE_TICK_S = 0.05
+"""A tick this late means the event loop was busy (a check, a whole-file parse) until just now: not idle."""
 FULL_COLLECT_AFTER = 10
 """Young collections since the last full one before an idle full collection is worth it (Python's own default)."""
 
@@ -17,9 +20,12 @@ class IdleCollector:
     collection is left to the young generations, and the full one runs when nothing happened for
     `IDLE_COLLECT_S` (and garbage has been building up)."""
 
-    def __init__(self) -> None:
+    def __init__(self, busy: Callable[[], bool] = lambda: False) -> None:
+        self.busy = busy
+        """Whether background work is under way (a check whose result the user waits for): never idle then."""
         self.last_activity = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
+        self._due = 0.0
         self._thresholds: tuple[int, int, int] | None = None
 
     def start(self) -> None:
@@ -31,13 +37,21 @@ class IdleCollector:
         self._arm()
 
     def _arm(self) -> None:
+        self._due = time.monotonic() + IDLE_COLLECT_S
         self._timer = asyncio.get_event_loop().call_later(IDLE_COLLECT_S, self._tick)
 
     def _tick(self) -> None:
-        idle = time.monotonic() - self.last_activity >= IDLE_COLLECT_S
-        if idle and gc.get_count()[2] >= FULL_COLLECT_AFTER:
+        now = time.monotonic()
+        if now - self._due > LATE_TICK_S:
+            # The loop was held past the tick: the last message may be a second old, but work (and the user's
+            # next keystroke, likely queued) follows it. Idle means a full period with nothing to do.
+            self.last_activity = now
+        if self.idle(now) and gc.get_count()[2] >= FULL_COLLECT_AFTER:
             gc.collect()
         self._arm()
+
+    def idle(self, now: float) -> bool:
+        return now - self.last_activity >= IDLE_COLLECT_S and not self.busy()
 
     def stop(self) -> None:
         if self._timer is not None:

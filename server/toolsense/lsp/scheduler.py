@@ -181,7 +181,7 @@ class Scheduler:
         self.worker = WorkerPool()
         self.worker_bytes = BACKGROUND_CHECK_BYTES
         """Documents and files larger than this are checked and read off the event loop (see `expensive`)."""
-        self.collector = IdleCollector()
+        self.collector = IdleCollector(busy=lambda: any(od.job is not None for od in docs.documents.values()))
         self.stopped = False
 
     # --- events from the outside ------------------------------------------------------------------------
@@ -228,6 +228,7 @@ class Scheduler:
             self.check(od, reason)
         except Exception:
             log.exception("checking %s failed", uri)
+        self.collector.last_activity = time.monotonic()  # a check is activity: idle is counted from its end
 
     def ensure_checked(self, od: OpenDocument) -> None:
         """Bring the document's diagnostics up to date now (a code action). While a background check of the
@@ -388,6 +389,7 @@ class Scheduler:
                 log.exception("adopting the check of %s failed", od.uri)
                 if od.phase in _RUNNING:
                     advance(od, Event.FAILED)
+            self.collector.last_activity = time.monotonic()
             if od.phase not in (Phase.CURRENT, Phase.FAILED):
                 self.schedule(od, reason="settle" if reason in ("edit", "settle") else reason)
 
