@@ -20,7 +20,7 @@ async def test_a_json_file_that_is_not_ours_gets_nothing(session: Session) -> No
 def test_a_keystroke_in_a_name_keyed_map_is_checked_with_its_key() -> None:
     import asyncio
 
-    from toolsense.lsp.server import create_server
+    from toolsense.lsp.app import create_server
 
     text = '{"get_weather": {"description": "Weather.", "parameters": {"type": "object", "properties": {}}}}\n'
 

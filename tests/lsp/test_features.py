@@ -111,7 +111,7 @@ def _fast_then_full(edits: list[tuple[str, int, str]], initial: str = MANY) -> N
 
     from lsprotocol import types
 
-    from toolsense.lsp.server import create_server
+    from toolsense.lsp.app import create_server
 
     async def run() -> None:
         server = create_server()

@@ -15,7 +15,7 @@ from lsprotocol import types
 from samples import WEATHER_TOOLS
 from waiting import until
 
-from toolsense.lsp.server import FEATURE_MODULES, create_server
+from toolsense.lsp.app import FEATURES, create_server
 
 
 async def test_capabilities_for_vscode(session: Session) -> None:
@@ -188,7 +188,7 @@ def test_a_failing_handler_answers_empty_and_is_logged(monkeypatch: object, capl
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     server = create_server()
-    assert set(FEATURE_MODULES) - set(server.feature_modules) <= {"code_actions", "models"}
+    assert server.feature_modules == [module.__name__.rpartition(".")[2] for module in FEATURES]
     from toolsense.lsp import completion as completion_module
 
     def broken(*_: object) -> object:

@@ -18,8 +18,9 @@ from waiting import until_async
 
 from toolsense.document.document import Document
 from toolsense.engine.checker import UnitCache, check_document
+from toolsense.lsp.app import create_server
 from toolsense.lsp.convert import to_lsp_diagnostic
-from toolsense.lsp.server import ToolsenseServer, create_server
+from toolsense.lsp.server import ToolsenseServer
 from toolsense.lsp.state import OpenDocument, Phase
 
 ROOT = "file:///w/tools"

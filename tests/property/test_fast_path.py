@@ -21,8 +21,9 @@ from propkit import EXAMPLES
 
 from toolsense.document.document import Document
 from toolsense.engine.checker import UnitCache, check_document
+from toolsense.lsp.app import create_server
 from toolsense.lsp.convert import to_lsp_diagnostic
-from toolsense.lsp.server import ToolsenseServer, create_server
+from toolsense.lsp.server import ToolsenseServer
 
 URI = "file:///w/tools/fast.tools.json"
 BREAKS = ["\n", "\r\n", "\r", "\r \n", "\r  \n", " "]

@@ -221,7 +221,7 @@ def own_stdout() -> Iterator[TextIO]:
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
-    from ..lsp.server import run
+    from ..lsp.app import run
 
     if args.tcp:
         return int(run(args.tcp, args.log_level))

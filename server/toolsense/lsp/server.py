@@ -1,8 +1,7 @@
 """The toolsense language server: a pygls `LanguageServer` subclass holding all state on the instance.
 
-`create_server()` builds a fresh server and registers each feature module listed in `FEATURE_MODULES`
-(`toolsense.lsp.<name>`, each exposing `register(server)`); a module that does not exist is skipped, so a
-feature written elsewhere (e.g. `code_actions`) plugs in by existing.
+`lsp/app.py` builds it: `create_server()` registers each feature module (`toolsense.lsp.<name>`, each exposing
+`register(server)`), imported plainly there, on a fresh server.
 
 What a feature module may use on the server:
 - `server.documents[uri]` → `OpenDocument` (`lsp/state.py`): `.document` (a positioned `Document`, None when
@@ -24,7 +23,6 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import importlib
 import inspect
 import logging
 import re
@@ -55,27 +53,9 @@ from .convert import ENCODINGS
 from .documents import DocumentStore
 from .scheduler import Scheduler
 from .state import ClientSupport, OpenDocument
-from .transport import StdioTransport, hard_exit
+from .transport import StdioTransport
 
 log = logging.getLogger(__name__)
-
-FEATURE_MODULES = (
-    "sync",
-    "configuration",
-    "diagnostics",
-    "indexing",
-    "completion",
-    "hover",
-    "symbols",
-    "folding",
-    "definition",
-    "code_actions",
-    "models",
-    "settle",
-    "mcp_code_lens",
-    "mcp_check_command",
-)
-"""Modules of `toolsense.lsp` that register handlers; each exposes `register(server)`. Missing ones are skipped."""
 
 T = TypeVar("T")
 MIN_MESSAGE_BYTES = 256 * 1024 * 1024
@@ -385,39 +365,6 @@ class ToolsenseServer(LanguageServer):
         self.roots = roots
 
 
-def _load_feature(server: ToolsenseServer, name: str) -> None:
-    module_name = f"{__package__}.{name}"
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        if error.name == module_name:
-            log.info("feature module %s is not present; skipped", module_name)
-            return
-        log.exception("feature module %s failed to import", module_name)
-        return
-    except Exception:
-        log.exception("feature module %s failed to import", module_name)
-        return
-    register = getattr(module, "register", None)
-    if register is None:
-        log.warning("feature module %s has no register(server)", module_name)
-        return
-    try:
-        register(server)
-    except Exception:
-        log.exception("feature module %s failed to register", module_name)
-        return
-    server.feature_modules.append(name)
-
-
-def create_server() -> ToolsenseServer:
-    """A fresh server with every present feature module registered."""
-    server = ToolsenseServer()
-    for name in FEATURE_MODULES:
-        _load_feature(server, name)
-    return server
-
-
 _METHOD_LIKE = re.compile(r"[A-Za-z_$][\w$]*(?:/[\w$]+)*")
 
 
@@ -440,31 +387,3 @@ def _loggable(arg: object) -> object:
     if isinstance(arg, str) and len(arg) <= 64 and _METHOD_LIKE.fullmatch(arg):
         return arg
     return f"<{type(arg).__name__}, not logged>"
-
-
-def run(
-    tcp: str | None, log_level: str = "WARNING", stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
-) -> int:
-    """`toolsense serve`: stdio by default (`stdin`/`stdout`: the protocol's own streams, kept apart from the
-    process's by the CLI), `--tcp HOST:PORT` for debugging. Logs go to stderr, without message bodies
-    (`NoMessageBodies`)."""
-    logging.basicConfig(
-        level=getattr(logging, log_level.upper(), logging.WARNING),
-        stream=sys.stderr,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(NoMessageBodies())
-    server = create_server()
-    if tcp:
-        host, _, port = tcp.rpartition(":")
-        if not port.isdigit():
-            sys.stderr.write(f"toolsense: --tcp expects HOST:PORT, got {tcp!r}\n")
-            return 2
-        server.start_tcp(host or "127.0.0.1", int(port))
-        return 0
-    server.start_io(stdin, stdout)
-    # The stdin reader is a daemon thread blocked in a read: a normal interpreter shutdown would wait for check
-    # threads still busy and then abort on the reader's lock. Everything worth keeping is flushed: leave now.
-    hard_exit(server.exit_code)
-    return server.exit_code
