@@ -1,19 +1,23 @@
 """When documents are checked, and how: debounce, the keystroke fast path, settle checks, background checks.
 
-Each open document is in one `Phase` (`state.py`); events move it, and nothing else does (`advance`):
+Each open document is in one `Phase` (`state.py`); events move it, and nothing else does (`advance`; R_ stands
+for RUNNING_):
 
-    phase \\ event     EDIT             INVALIDATE        FAST         CHECKED   STARTED   FINISHED   DROPPED    FAILED
-    OUTDATED          OUTDATED         OUTDATED          -            CURRENT   RUNNING   -          -          -
-    EDITED            EDITED           OUTDATED          PROVISIONAL  CURRENT   RUNNING   -          -          -
-    PROVISIONAL       EDITED           OUTDATED          -            CURRENT   RUNNING   -          -          -
-    CURRENT           EDITED           OUTDATED          -            CURRENT   RUNNING   -          -          -
-    FAILED            EDITED           OUTDATED          -            CURRENT   RUNNING   -          -          -
-    RUNNING           RUNNING_EDITED   RUNNING_OUTDATED  -            -         -         CURRENT    OUTDATED   FAILED
-    RUNNING_EDITED    RUNNING_EDITED   RUNNING_OUTDATED  RUNNING_ED.  -         -         -          EDITED     EDITED
-    RUNNING_OUTDATED  RUNNING_OUTDATED RUNNING_OUTDATED  -            -         -         OUTDATED   OUTDATED   OUTDATED
+    phase \\ event EDIT       INVALIDATE CONTEXT     FAST        CHECKED STARTED FINISHED    DROPPED  FAILED
+    OUTDATED      OUTDATED   OUTDATED   OUTDATED    -           CURRENT RUNNING -           -        -
+    EDITED        EDITED     OUTDATED   EDITED      PROVISIONAL CURRENT RUNNING -           -        -
+    PROVISIONAL   EDITED     OUTDATED   PROVISIONAL -           CURRENT RUNNING -           -        -
+    CURRENT       EDITED     OUTDATED   PROVISIONAL -           CURRENT RUNNING -           -        -
+    FAILED        EDITED     OUTDATED   OUTDATED    -           CURRENT RUNNING -           -        -
+    RUNNING       R_EDITED   R_OUTDATED R_STALE     -           -       -       CURRENT     OUTDATED FAILED
+    R_EDITED      R_EDITED   R_OUTDATED R_EDITED    R_EDITED    -       -       -           EDITED   EDITED
+    R_OUTDATED    R_OUTDATED R_OUTDATED R_OUTDATED  -           -       -       OUTDATED    OUTDATED OUTDATED
+    R_STALE       R_EDITED   R_OUTDATED R_STALE     -           -       -       PROVISIONAL OUTDATED OUTDATED
 
 - EDIT: ranged edits moved the text, the unit index and the diagnostics (`DocumentStore.change`);
-- INVALIDATE: the whole text was replaced, or something outside it changed (settings, models, the registry);
+- INVALIDATE: the whole text was replaced, or the settings or models changed;
+- CONTEXT: the registry changed (another file's tools): the text and the diagnostics' positions did not, so the
+  keystroke fast path may still answer (with the new registry) while the full check is due;
 - FAST: the keystroke fast path checked the one unit the edits touched and published (`check_units`);
 - CHECKED: a full check ran in place; STARTED: one started in the background (large documents);
 - FINISHED: the background result was adopted (it was for the current version); DROPPED: it was for an older
@@ -80,6 +84,7 @@ larger than this are read for indexing in the worker process."""
 class Event(enum.Enum):
     EDIT = "edit"
     INVALIDATE = "invalidate"
+    CONTEXT = "context"
     FAST = "fast"
     CHECKED = "checked"
     STARTED = "started"
@@ -91,14 +96,15 @@ class Event(enum.Enum):
 _P, _E = Phase, Event
 _IDLE = {_E.EDIT: _P.EDITED, _E.INVALIDATE: _P.OUTDATED, _E.CHECKED: _P.CURRENT, _E.STARTED: _P.RUNNING}
 TRANSITIONS: dict[Phase, dict[Event, Phase]] = {
-    _P.OUTDATED: {**_IDLE, _E.EDIT: _P.OUTDATED},
-    _P.EDITED: {**_IDLE, _E.FAST: _P.PROVISIONAL},
-    _P.PROVISIONAL: _IDLE,
-    _P.CURRENT: _IDLE,
-    _P.FAILED: _IDLE,
+    _P.OUTDATED: {**_IDLE, _E.EDIT: _P.OUTDATED, _E.CONTEXT: _P.OUTDATED},
+    _P.EDITED: {**_IDLE, _E.FAST: _P.PROVISIONAL, _E.CONTEXT: _P.EDITED},
+    _P.PROVISIONAL: {**_IDLE, _E.CONTEXT: _P.PROVISIONAL},
+    _P.CURRENT: {**_IDLE, _E.CONTEXT: _P.PROVISIONAL},
+    _P.FAILED: {**_IDLE, _E.CONTEXT: _P.OUTDATED},
     _P.RUNNING: {
         _E.EDIT: _P.RUNNING_EDITED,
         _E.INVALIDATE: _P.RUNNING_OUTDATED,
+        _E.CONTEXT: _P.RUNNING_STALE,
         _E.FINISHED: _P.CURRENT,
         _E.DROPPED: _P.OUTDATED,
         _E.FAILED: _P.FAILED,
@@ -106,6 +112,7 @@ TRANSITIONS: dict[Phase, dict[Event, Phase]] = {
     _P.RUNNING_EDITED: {
         _E.EDIT: _P.RUNNING_EDITED,
         _E.INVALIDATE: _P.RUNNING_OUTDATED,
+        _E.CONTEXT: _P.RUNNING_EDITED,
         _E.FAST: _P.RUNNING_EDITED,
         _E.DROPPED: _P.EDITED,
         _E.FAILED: _P.EDITED,
@@ -113,13 +120,16 @@ TRANSITIONS: dict[Phase, dict[Event, Phase]] = {
     _P.RUNNING_OUTDATED: {
         _E.EDIT: _P.RUNNING_OUTDATED,
         _E.INVALIDATE: _P.RUNNING_OUTDATED,
+        _E.CONTEXT: _P.RUNNING_OUTDATED,
         _E.FINISHED: _P.OUTDATED,
         _E.DROPPED: _P.OUTDATED,
         _E.FAILED: _P.OUTDATED,
     },
+    _P.RUNNING_STALE: {_E.EDIT: _P.RUNNING_EDITED, _E.INVALIDATE: _P.RUNNING_OUTDATED, _E.CONTEXT: _P.RUNNING_STALE}
+    | {_E.FINISHED: _P.PROVISIONAL, _E.DROPPED: _P.OUTDATED, _E.FAILED: _P.OUTDATED},
 }
 """The table in the module docstring."""
-_RUNNING = (Phase.RUNNING, Phase.RUNNING_EDITED, Phase.RUNNING_OUTDATED)
+_RUNNING = (Phase.RUNNING, Phase.RUNNING_EDITED, Phase.RUNNING_OUTDATED, Phase.RUNNING_STALE)
 
 
 def advance(od: OpenDocument, event: Event) -> Phase:
@@ -195,7 +205,7 @@ class Scheduler:
         """The registry changed: every other open document may read it; check them again (debounced)."""
         for uri, other in self.docs.documents.items():
             if uri != origin:
-                advance(other, Event.INVALIDATE)
+                advance(other, Event.CONTEXT)
                 self.schedule(other, reason="registry")
 
     def recheck_all(self, reason: str = "settings") -> None:

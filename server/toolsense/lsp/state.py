@@ -60,7 +60,10 @@ class Phase(enum.Enum):
     RUNNING_EDITED = "running-edited"
     """A background check runs for an older version; only ranged edits came since (the fast path may answer)."""
     RUNNING_OUTDATED = "running-outdated"
-    """A background check runs, and the context changed or the text was replaced since."""
+    """A background check runs, and the settings changed or the text was replaced since."""
+    RUNNING_STALE = "running-stale"
+    """A background check of the current text runs, and the registry changed since: its result is adopted (its
+    positions are right), and another full check follows."""
 
 
 @dataclass
