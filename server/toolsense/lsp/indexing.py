@@ -84,15 +84,18 @@ async def _read(server: ToolsenseServer, path: Path) -> Indexed:
 async def _read_batch(server: ToolsenseServer, batch: list[Path]) -> list[Indexed]:
     """Small files on the indexing thread in one hand-over; a large one on its own, in the worker process when
     it is up (`Scheduler.read_file`), so its parse never holds the interpreter that answers keystrokes."""
-    small = [path for path in batch if not _is_large(path)]
+    small: list[Path] = []
+    large: list[Path] = []
+    for path in batch:
+        (large if _is_large(path) else small).append(path)
     loop = asyncio.get_running_loop()
     found: list[Indexed] = []
     if small:
         found = await loop.run_in_executor(
             server.index_executor, index_many, small, server.settings, server.max_bytes(), server.is_open
         )
-    for path in batch:
-        if _is_large(path) and not server.is_open(uri := path_to_uri(path)):
+    for path in large:
+        if not server.is_open(uri := path_to_uri(path)):
             found.append(await server.scheduler.read_file(index_one, path, server.settings, server.max_bytes(), uri))
     return found
 
