@@ -12,7 +12,7 @@ import tree_sitter_json
 from tree_sitter import Language, Node, Parser, Point, Tree
 
 from .lines import LineTable, Position, PositionEncoding, Range
-from .outline import LightNode, build_outline
+from .outline import LightNode, build_outline, edit_outline
 
 JSON_LANGUAGE = Language(tree_sitter_json.language())
 
@@ -87,8 +87,9 @@ class Document:
     """None until first read for a document of `outline_limit` bytes or more."""
     _outline: LightNode | None = field(default=None, init=False, repr=False)
     _outline_failed: bool = field(default=False, init=False, repr=False)
-    """True when the text is not strict JSON, or was edited: an edited document is tree-sitter's from then on
-    (its incremental re-parse costs a keystroke far less than scanning the whole text again)."""
+    """True when the text is not strict JSON, or an edit left it so outside one outlined value (see
+    `replace_bytes`): the document is tree-sitter's from then on (its incremental re-parse costs a keystroke far
+    less than scanning the whole text again)."""
     _needs_fresh_parse: bool = field(default=False, init=False, repr=False)
     _needs_reparse: bool = field(default=False, init=False, repr=False)
     _edit_log: list[ByteEdit] = field(default_factory=list, init=False, repr=False)
@@ -173,12 +174,27 @@ class Document:
 
     def _drop_outline(self) -> None:
         """Before the bytes change: the outline keeps reading the text it was built from (nodes of it may live on
-        in reports), and is built again from the new text when next asked."""
-        if self._outline is not None:
-            outline = self._outline.outline
-            outline.source = bytearray(self.data)
+        in reports and units), and the document is tree-sitter's from then on."""
+        if self._outline is not None and self._outline.outline.source is self.data:
+            self._outline.outline.freeze()
         self._outline = None
         self._outline_failed = True
+
+    def _edit_outline(self, start: int, end: int, new_text: bytes) -> bool:
+        """Apply an edit to the bytes through the outline when it lies inside one outlined container and leaves
+        strict JSON there (`outline.edit_outline`): the document keeps a light outline, and a keystroke in a
+        22 MB file scans the members it touched instead of parsing the whole text. False: nothing was done."""
+        light = self._outline
+        if light is None or self._tree is not None or light.outline.source is not self.data:
+            return False  # not outlined, or a snapshot's (its outline reads the original's bytes)
+        if start == end and not new_text:
+            return True
+        edited = edit_outline(light, start, end, new_text)
+        if edited is None:
+            return False
+        light.outline.apply(edited.outline, start, end, new_text)
+        self._outline = edited
+        return True
 
     @property
     def text(self) -> str:
@@ -221,11 +237,12 @@ class Document:
         end = min(max(end, start), len(self.data))
         start_point = self._point(start) if self._tree is not None else Point(0, 0)
         old_end_point = self._point(end) if self._tree is not None else Point(0, 0)
-        self._drop_outline()
         if self._lines is not None:
             self._lines.replace(self.data, start, end, new_text)
         self._lone_cr -= _count_lone_cr(self.data, start - 1, end)
-        self.data[start:end] = new_text
+        if not self._edit_outline(start, end, new_text):
+            self._drop_outline()
+            self.data[start:end] = new_text
         new_end = start + len(new_text)
         self._lone_cr += _count_lone_cr(self.data, start - 1, new_end)
         if self._tree is not None:

@@ -16,6 +16,7 @@ parses the whole text with tree-sitter, as before.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import json.decoder
@@ -55,36 +56,128 @@ _SCANSTRING: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstri
 _WS = " \t\n\r"
 
 
-class Outline:
-    """The document's source bytes as scanned and a small cache of unit subtrees parsed from them."""
+class _Lineage:
+    """What the generations of one document's outline share: the parser and one lock (a check on a snapshot,
+    on another thread, reads old generations while the owner's edits make new ones)."""
 
-    def __init__(self, source: bytearray, new_parser: Callable[[], Parser]) -> None:
+    def __init__(self, new_parser: Callable[[], Parser]) -> None:
+        self.new_parser = new_parser
+        self.parser: Parser | None = None
+        self.lock = threading.RLock()
+
+
+class Outline:
+    """One generation of a document's outline: the source bytes its nodes' spans refer to, and a small cache of
+    unit subtrees parsed from them.
+
+    An edit inside one outlined value makes a new generation (`edit_outline`) and links this one to it with the
+    edit and the bytes it removed, so nodes of this generation (held by earlier reports, units or a snapshot's
+    check) keep reading the text they were built from, at their own offsets, while the document's bytes change.
+    """
+
+    def __init__(self, source: bytearray, new_parser: Callable[[], Parser], lineage: _Lineage | None = None) -> None:
         self.source = source
-        self._new_parser = new_parser
-        self._parser: Parser | None = None
+        """The live bytes of the document while this is its current generation (else see `_next`)."""
+        self._lineage = lineage or _Lineage(new_parser)
         self._trees: OrderedDict[tuple[int, int], Node] = OrderedDict()
-        self._lock = threading.Lock()
-        """A check on a snapshot (another thread) and a hover share the outline: one parse at a time."""
+        self._next: tuple[Outline, int, int, int, bytes] | None = None
+        """(the next generation, edit start, old end, new end, the bytes the edit removed)."""
+        self._jump: tuple[Outline, int] | None = None
+        """A later generation whose bytes before an offset are this one's (a shortcut over many links)."""
+
+    @property
+    def _lock(self) -> threading.RLock:
+        return self._lineage.lock
+
+    def read(self, start: int, end: int) -> bytes:
+        """This generation's bytes [start, end): the live source, through the edits made since when needed."""
+        with self._lineage.lock:
+            gen, low = self, 1 << 62
+            while True:
+                jump = gen._jump
+                if jump is not None and end <= jump[1]:
+                    gen, low = jump[0], min(low, jump[1])
+                    continue
+                link = gen._next
+                if link is None or end > link[1]:
+                    break
+                gen, low = link[0], min(low, link[1])  # an edit at or after end: this span is untouched
+            if gen is not self:
+                self._jump = (gen, low)
+            if gen._next is None:
+                return bytes(gen.source[start:end])
+            return gen._read_through(start, end)
+
+    def _read_through(self, start: int, end: int) -> bytes:
+        pieces: list[tuple[int, int] | bytes] = [(start, end)]
+        gen: Outline = self
+        while gen._next is not None:
+            gen, at, old_end, new_end, removed = gen._next
+            delta = new_end - old_end
+            moved: list[tuple[int, int] | bytes] = []
+            for piece in pieces:
+                if isinstance(piece, bytes):
+                    moved.append(piece)
+                    continue
+                low, high = piece
+                if high <= at:
+                    moved.append(piece)
+                elif low >= old_end:
+                    moved.append((low + delta, high + delta))
+                else:
+                    if low < at:
+                        moved.append((low, at))
+                    moved.append(removed[max(low, at) - at : min(high, old_end) - at])
+                    if high > old_end:
+                        moved.append((new_end, high + delta))
+            pieces = moved
+        source = gen.source
+        return b"".join(p if isinstance(p, bytes) else bytes(source[p[0] : p[1]]) for p in pieces)
+
+    def freeze(self) -> None:
+        """Before the document's bytes change without a new generation: keep a copy of them."""
+        with self._lineage.lock:
+            if self._next is None:
+                self.source = bytearray(self.source)
+
+    def successor(self, source: bytearray, start: int, end: int) -> Outline:
+        """A new generation for an edit of [start, end); the unit trees wholly before it stay valid."""
+        new = Outline(source, self._lineage.new_parser, self._lineage)
+        with self._lineage.lock:
+            for key, tree in self._trees.items():
+                if key[1] <= start:
+                    new._trees[key] = tree
+        return new
+
+    def apply(self, new: Outline, start: int, end: int, new_text: bytes) -> None:
+        """Change the live bytes and link this generation to the next one, in one step for readers."""
+        with self._lineage.lock:
+            source = self.source
+            removed = bytes(source[start:end])
+            source[start:end] = new_text
+            self._next = (new, start, end, start + len(new_text), removed)
+            self._trees = OrderedDict()  # its nodes may still parse, from the text read through the link
 
     def expand(self, node: LightNode) -> list[LightNode]:
         """The pairs or elements of a container not expanded yet, found by scanning its own text."""
-        raw = bytes(self.source[node.start_byte : node.end_byte])
+        raw = self.read(node.start_byte, node.end_byte)
         scanner = _Scanner(self, raw.decode("utf-8"), raw.isascii(), node.start_byte)
         end = node.end_byte
-        scanner.members(node, 0, LIGHT_DEPTH)
+        scanner.members(node, 0, node._depth)
         node.end_byte = end
         return node._named or []
 
     def subtree(self, start: int, end: int) -> Node:
         """tree-sitter's node of the value at [start, end), parsed from that text alone at its offset."""
         key = (start, end)
-        with self._lock:
+        with self._lineage.lock:
             found = self._trees.get(key)
             if found is not None:
                 self._trees.move_to_end(key)
                 return found
-            parser = self._parser = self._parser or self._new_parser()
-            chunk = bytes(self.source[start:end])
+            lineage = self._lineage
+            parser = lineage.parser = lineage.parser or lineage.new_parser()
+            chunk = self.read(start, end)
             parser.included_ranges = [Range(Point(0, start), Point(0, end), start, end)]
             tree = parser.parse(lambda offset, _point: chunk[offset - start :] if start <= offset < end else b"")
             node = next((c for c in tree.root_node.named_children if c.type != "comment"), tree.root_node)
@@ -101,7 +194,7 @@ class LightNode:
     one level at a time) when first asked about its children; a question the outline does not answer (a
     descendant at a byte offset, …) goes to tree-sitter's subtree of the value."""
 
-    __slots__ = ("_named", "end_byte", "id", "outline", "parent", "start_byte", "type", "value")
+    __slots__ = ("_depth", "_named", "end_byte", "id", "outline", "parent", "start_byte", "type", "value")
     has_error = False
     is_error = False
     is_missing = False
@@ -118,6 +211,8 @@ class LightNode:
         self.id = next(_ids)
         self._named: list[LightNode] | None = None if kind in ("object", "array") else []
         self.value: Any = value
+        self._depth = LIGHT_DEPTH
+        """The depth its members are scanned at: an outlined container's own; below them, all lazy."""
 
     @property
     def named_children(self) -> list[LightNode]:
@@ -156,7 +251,7 @@ class LightNode:
 
     @property
     def text(self) -> bytes:
-        return bytes(self.outline.source[self.start_byte : self.end_byte])
+        return self.outline.read(self.start_byte, self.end_byte)
 
     @property
     def node(self) -> Node:
@@ -201,43 +296,43 @@ class _Scanner:
         first = self.text[pos] if pos < len(self.text) else ""
         if light and first in "{[":
             node = LightNode(self.outline, "object" if first == "{" else "array", self.byte(pos), 0, parent)
+            node._depth = depth
             return node, self.members(node, pos, depth)
         value, end = _SCAN(self.text, pos)
         kind = _TYPES.get(first, "number")
         return LightNode(self.outline, kind, self.byte(pos), self.byte(end), parent, value), end
 
+    def member(self, node: LightNode, pos: int, depth: int) -> tuple[LightNode, int]:
+        """One pair (of an object) or element (of an array) of node, starting at pos; the end position."""
+        if node.type != "object":
+            return self.value(pos, depth + 1, False, node)
+        text = self.text
+        if pos >= len(text) or text[pos] != '"':
+            raise _Reject("expected a key")
+        key, key_end = _SCANSTRING(text, pos + 1, True)
+        pair = LightNode(self.outline, "pair", self.byte(pos), 0, node)
+        key_node = LightNode(self.outline, "string", pair.start_byte, self.byte(key_end), pair, key)
+        pos = self.skip(key_end)
+        if pos >= len(text) or text[pos] != ":":
+            raise _Reject("expected ':'")
+        pos = self.skip(pos + 1)
+        child, pos = self.value(pos, depth + 1, depth + 1 <= LIGHT_DEPTH, pair)
+        pair._named = [key_node, child]
+        pair.end_byte = child.end_byte
+        return pair, pos
+
     def members(self, node: LightNode, pos: int, depth: int) -> int:
         """Fill node (the container whose bracket is at pos) with its pairs or elements; the end position."""
         text = self.text
-        is_object = node.type == "object"
-        close = "}" if is_object else "]"
+        close = "}" if node.type == "object" else "]"
         named: list[LightNode] = []
-        members: dict[str, Any] = {}
-        elements: list[Any] = []
         pos = self.skip(pos + 1)
         if pos < len(text) and text[pos] == close:
             pos += 1
         else:
             while True:
-                if is_object:
-                    if pos >= len(text) or text[pos] != '"':
-                        raise _Reject("expected a key")
-                    key, key_end = _SCANSTRING(text, pos + 1, True)
-                    pair = LightNode(self.outline, "pair", self.byte(pos), 0, node)
-                    key_node = LightNode(self.outline, "string", pair.start_byte, self.byte(key_end), pair, key)
-                    pos = self.skip(key_end)
-                    if pos >= len(text) or text[pos] != ":":
-                        raise _Reject("expected ':'")
-                    pos = self.skip(pos + 1)
-                    child, pos = self.value(pos, depth + 1, depth + 1 <= LIGHT_DEPTH, pair)
-                    pair._named = [key_node, child]
-                    pair.end_byte = child.end_byte
-                    named.append(pair)
-                    members[key] = child.value
-                else:
-                    child, pos = self.value(pos, depth + 1, False, node)
-                    named.append(child)
-                    elements.append(child.value)
+                child, pos = self.member(node, pos, depth)
+                named.append(child)
                 pos = self.skip(pos)
                 if pos < len(text) and text[pos] == ",":
                     pos = self.skip(pos + 1)
@@ -249,8 +344,38 @@ class _Scanner:
         node._named = named
         node.end_byte = self.byte(pos)
         if node.value is None:
-            node.value = members if is_object else elements
+            node.value = _container_value(node.type, named)
         return pos
+
+    def run(self, node: LightNode, before: bool, after: bool) -> list[LightNode]:
+        """The members of node in the whole text, a run of them between two kept ones: `before`/`after` say
+        whether a kept member precedes/follows (so a comma leads/trails), else the bracket does."""
+        text = self.text
+        found: list[LightNode] = []
+        pos = self.skip(0)
+        want_member = not before
+        while pos < len(text):
+            if want_member:
+                child, pos = self.member(node, pos, node._depth)
+                found.append(child)
+            elif text[pos] == ",":
+                pos += 1
+            else:
+                raise _Reject("expected ','")
+            want_member = not want_member
+            pos = self.skip(pos)
+        # The run ends where a member is wanted only when one follows (after a comma), else after a member (or,
+        # with no member on either side, empty).
+        if after != want_member and (before or after or found):
+            raise _Reject("a member or a comma is missing")
+        return found
+
+
+def _container_value(kind: str, named: list[LightNode]) -> Any:
+    """The decoded value of a container from its members' (the last of duplicate keys wins, as in json)."""
+    if kind == "object":
+        return {pair._named[0].value: pair._named[1].value for pair in named if pair._named}
+    return [child.value for child in named]
 
 
 def build_outline(data: bytearray, new_parser: Callable[[], Parser]) -> LightNode | None:
@@ -276,3 +401,102 @@ def build_outline(data: bytearray, new_parser: Callable[[], Parser]) -> LightNod
     if not document._named:
         return None
     return document
+
+
+def edit_outline(document: LightNode, start: int, end: int, new_text: bytes) -> LightNode | None:
+    """The outline after replacing bytes [start, end) by new_text, as a new generation, or None when the edit
+    does not lie inside one outlined container or leaves text there that is not strict JSON.
+
+    Only the members the edit touches (of the deepest outlined container around it) are scanned again; every
+    node on the way up is made anew with its end moved, and the members after the edit are made anew at their
+    moved offsets (lazy again below them). Nodes before the edit are shared with the old generation, which stays
+    as it was: reports and snapshots holding its nodes read the old text through `Outline.apply`'s link. The
+    caller then applies the bytes with `old.apply(new, …)`. A node shared this way keeps its old parent (same
+    type and start; only the span of a container is asked of a light node's parent).
+    """
+    old = document.outline
+    chain = [document]  # the nodes around the edit, outermost first
+    indices: list[int] = []  # chain[i + 1] is chain[i]._named[indices[i]]
+    node = document
+    while node._named:
+        named = node._named
+        index = bisect.bisect_right(named, start, key=_start_of) - 1
+        child = named[index] if index >= 0 else None
+        if child is None or not (child.start_byte < start and end < child.end_byte):
+            break
+        if child.type != "pair" and child._named is None:
+            break  # a lazy value: its container scans it again
+        chain.append(child)
+        indices.append(index)
+        node = child
+    delta = len(new_text) - (end - start)
+    new = old.successor(old.source, start, end)
+    # The deepest container first; when the new text there is no longer its members (a string's new text closes
+    # it and opens a sibling), the next one out, whose touched member holds the whole of it.
+    for depth in range(len(chain) - 1, 0, -1):
+        if chain[depth].type in ("object", "array"):
+            replaced = _rescanned(chain[depth], new, start, end, new_text)
+            if replaced is not None:
+                return _rebuilt(replaced, chain[:depth], indices[:depth], new, delta)
+    return None
+
+
+def _rescanned(container: LightNode, new: Outline, start: int, end: int, new_text: bytes) -> LightNode | None:
+    """container after the edit, with the members the edit touches scanned again; None when they do not scan."""
+    named = container._named or []
+    first = bisect.bisect_left(named, start, key=_end_of)  # the first member ending at or after start
+    last = bisect.bisect_right(named, end, key=_start_of)  # past the last member starting at or before end
+    low = named[first - 1].end_byte if first > 0 else container.start_byte + 1
+    high = named[last].start_byte if last < len(named) else container.end_byte - 1
+    delta = len(new_text) - (end - start)
+    source = container.outline.source
+    raw = bytes(source[low:start]) + new_text + bytes(source[end:high])
+    replaced = LightNode(new, container.type, container.start_byte, container.end_byte + delta, container.parent)
+    replaced._depth = container._depth
+    try:
+        scanner = _Scanner(new, raw.decode("utf-8"), raw.isascii(), low)
+        run = scanner.run(replaced, first > 0, last < len(named))
+    except (ValueError, StopIteration, RecursionError, IndexError):
+        return None
+    replaced._named = [*named[:first], *run, *(_moved(n, delta, new, replaced) for n in named[last:])]
+    replaced.value = _container_value(replaced.type, replaced._named)
+    return replaced
+
+
+def _rebuilt(child: LightNode, chain: list[LightNode], indices: list[int], new: Outline, delta: int) -> LightNode:
+    """The nodes above a replaced one made anew (ends moved, members after it moved, values rebuilt)."""
+    for holder, index in zip(reversed(chain), reversed(indices), strict=True):
+        made = LightNode(new, holder.type, holder.start_byte, holder.end_byte + delta, holder.parent)
+        made._depth = holder._depth
+        siblings = holder._named or []
+        if holder.type == "pair":
+            key = siblings[0]
+            made._named = [LightNode(new, "string", key.start_byte, key.end_byte, made, key.value), child]
+        else:
+            made._named = [*siblings[:index], child, *(_moved(n, delta, new, made) for n in siblings[index + 1 :])]
+            if holder.type != "document":
+                made.value = _container_value(holder.type, made._named)
+        child.parent = made
+        child = made
+    return child
+
+
+def _start_of(node: LightNode) -> int:
+    return node.start_byte
+
+
+def _end_of(node: LightNode) -> int:
+    return node.end_byte
+
+
+def _moved(node: LightNode, delta: int, outline: Outline, parent: LightNode) -> LightNode:
+    """A member after an edit at its new offsets: a new node (lazy below it; a pair with its key and value)."""
+    moved = LightNode(outline, node.type, node.start_byte + delta, node.end_byte + delta, parent, node.value)
+    moved._depth = node._depth
+    if node.type == "pair" and node._named:
+        key, value = node._named
+        moved._named = [
+            LightNode(outline, "string", key.start_byte + delta, key.end_byte + delta, moved, key.value),
+            _moved(value, delta, outline, moved),
+        ]
+    return moved
