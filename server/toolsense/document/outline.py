@@ -458,8 +458,8 @@ def _rescanned(container: LightNode, new: Outline, start: int, end: int, new_tex
         run = scanner.run(replaced, first > 0, last < len(named))
     except (ValueError, StopIteration, RecursionError, IndexError):
         return None
-    replaced._named = [*named[:first], *run, *(_moved(n, delta, new, replaced) for n in named[last:])]
-    replaced.value = _container_value(replaced.type, replaced._named)
+    replaced._named = [*named[:first], *run, *[_moved(n, delta, new, replaced) for n in named[last:]]]
+    replaced.value = _edited_value(container, first, last, run)
     return replaced
 
 
@@ -473,12 +473,20 @@ def _rebuilt(child: LightNode, chain: list[LightNode], indices: list[int], new: 
             key = siblings[0]
             made._named = [LightNode(new, "string", key.start_byte, key.end_byte, made, key.value), child]
         else:
-            made._named = [*siblings[:index], child, *(_moved(n, delta, new, made) for n in siblings[index + 1 :])]
+            made._named = [*siblings[:index], child, *[_moved(n, delta, new, made) for n in siblings[index + 1 :]]]
             if holder.type != "document":
-                made.value = _container_value(holder.type, made._named)
+                made.value = _edited_value(holder, index, index + 1, [child])
         child.parent = made
         child = made
     return child
+
+
+def _edited_value(container: LightNode, first: int, last: int, run: list[LightNode]) -> Any:
+    """The decoded value of container with members [first, last) replaced by run (a new list or dict)."""
+    if container.type == "array":
+        old: list[Any] = container.value
+        return [*old[:first], *(child.value for child in run), *old[last:]]
+    return _container_value("object", [*(container._named or [])[:first], *run, *(container._named or [])[last:]])
 
 
 def _start_of(node: LightNode) -> int:
@@ -490,13 +498,28 @@ def _end_of(node: LightNode) -> int:
 
 
 def _moved(node: LightNode, delta: int, outline: Outline, parent: LightNode) -> LightNode:
-    """A member after an edit at its new offsets: a new node (lazy below it; a pair with its key and value)."""
-    moved = LightNode(outline, node.type, node.start_byte + delta, node.end_byte + delta, parent, node.value)
+    """A member after an edit at its new offsets: a new node (lazy below it; a pair with its key and value).
+
+    Runs for every member after the edit, on every keystroke: the slots are set without `__init__`."""
+    moved = _new(LightNode)
+    moved.outline = outline
+    kind = moved.type = node.type
+    moved.start_byte = node.start_byte + delta
+    moved.end_byte = node.end_byte + delta
+    moved.parent = parent
+    moved.id = next(_ids)
+    moved.value = node.value
     moved._depth = node._depth
-    if node.type == "pair" and node._named:
+    if kind == "pair":
+        assert node._named is not None  # a pair's key and value are made with it
         key, value = node._named
         moved._named = [
             LightNode(outline, "string", key.start_byte + delta, key.end_byte + delta, moved, key.value),
             _moved(value, delta, outline, moved),
         ]
+    else:
+        moved._named = None if kind in ("object", "array") else []
     return moved
+
+
+_new = object.__new__
