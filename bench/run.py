@@ -16,6 +16,8 @@ Then, at the largest N, the cases of a workspace under load (`--cases`, all by d
 median, p95 and peak RSS, and the peer's figure where it does the same work:
 - `engine`: the engine alone, in one process (bench/engine.py): a cold check of the file, CPU and wall time.
 - `indexing`: keystrokes in the file while the server indexes a second file of the same size.
+- `breaking`: keystrokes in the file that break its JSON and heal it again (a `"` typed inside a tool's
+  description, then deleted), each to its publishDiagnostics; the peak RSS of the server and of its worker.
 - `workspace`: keystrokes in a small file of a workspace of 20,000 small files while it is indexed, and the
   time until indexing ends (`$/progress` end).
 - `cli`: `toolsense check --stats` on the 20,000 files with `--jobs 1` and with every core: files/s, the CPU
@@ -41,7 +43,7 @@ from generate import DEFAULT_SIZES, tools_text, write_workspace
 from lspclient import LspClient
 
 PEER_DIR = Path(__file__).resolve().parents[2] / "shared" / "peer-bench"
-CASES = ("engine", "indexing", "workspace", "cli")
+CASES = ("engine", "indexing", "breaking", "workspace", "cli")
 BENCH_MAX_FILE_MB = 32
 """The 5,000-tool file (22 MB) is above the default size limit (10 MB): the benchmark measures checking it."""
 
@@ -313,6 +315,57 @@ def case_indexing(path: Path, count: int, runs: int, python: str, peer_ms: float
     )
 
 
+def _worker_peak_rss_mb(pid: int) -> float | None:
+    """The largest peak RSS among the server's child processes (the check worker), from /proc."""
+    peaks: list[float] = []
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text(encoding="ascii").split()
+    except OSError:
+        return None
+    for child in children:
+        try:
+            status = Path(f"/proc/{child}/status").read_text(encoding="ascii")
+        except OSError:
+            continue
+        peaks += [int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmHWM:")]
+    return max(peaks, default=None)
+
+
+def case_breaking(path: Path, runs: int, python: str) -> list[Case]:
+    """Keystrokes that break the file's JSON (a `"` typed inside a tool's description) and heal it (deleted)."""
+    client = _start(python, path.parent)
+    try:
+        client.notify("initialized", {})
+        uri, text, _ = _open(client, path)
+        at = text.index('"description": "', len(text) >> 1) + len('"description": "') + 3
+        where = position(text, at)
+        breaking: list[float] = []
+        healing: list[float] = []
+        for version in range(2, 2 * runs + 2):
+            broken = version % 2 == 0
+            change = (
+                {"range": {"start": where, "end": where}, "text": '"'}
+                if broken
+                else {"range": {"start": where, "end": {**where, "character": where["character"] + 1}}, "text": ""}
+            )
+            sent = client.notify(
+                "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+            )
+            arrived, _ = client.wait(_published(version), timeout=600)
+            (breaking if broken else healing).append((arrived - sent) * 1000)
+        rss = client.peak_rss_mb()
+        worker = _worker_peak_rss_mb(client.process.pid)
+    finally:
+        client.close()
+    note = f"; worker peak RSS {worker:,.0f} MB" if worker is not None else ""
+    cases = []
+    for name, times, what in [("breaking", breaking, 'types a `"` inside a tool'), ("healing", healing, "deletes it")]:
+        median, p95 = _ms(times)
+        what = f"keystroke in {path.name} that {what} (first: {times[0]:,.0f} ms){note}"
+        cases.append(Case(name, what, median, p95, rss))
+    return cases
+
+
 def case_workspace(folder: Path, files: int, runs: int, python: str) -> Case:
     """Keystrokes in one small file while a workspace of many small files is indexed; time to index it."""
     client = _start(python, folder)
@@ -450,6 +503,8 @@ def main() -> None:
         cases.append(case_engine(path, args.python, largest.peer_ms))
     if "indexing" in args.cases:
         cases.append(case_indexing(path, largest.count, args.runs, args.python, largest.peer_ms))
+    if "breaking" in args.cases:
+        cases.extend(case_breaking(path, max(args.runs // 2, 5), args.python))
     workspace = args.out / f"ws{args.files}"
     if {"workspace", "cli"} & set(args.cases) and not (workspace / "pkg_0000").is_dir():
         write_workspace(workspace, args.files)
