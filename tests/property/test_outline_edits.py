@@ -222,3 +222,54 @@ def test_an_edit_across_values_or_to_broken_text_goes_to_tree_sitter() -> None:
         kept = document._outline is not None
         assert kept == (start == 1)
         assert _result(document, cache) == _fresh(document.data)
+
+
+def _position_in(document: Document, data: st.DataObject) -> tuple[int, int, int]:
+    """An element of the root array and an offset strictly inside it: (start, offset, end)."""
+    elements = document.outline.named_children[0].named_children
+    element = elements[data.draw(st.integers(0, len(elements) - 1))]
+    return element.start_byte, data.draw(st.integers(element.start_byte + 1, element.end_byte - 1)), element.end_byte
+
+
+@settings(max_examples=EXAMPLES or 60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.booleans(), min_size=1, max_size=4), st.sampled_from([None, 2]), st.integers(1, 3), st.data())
+def test_a_broken_element_of_a_large_document_is_read_alone(
+    bad: list[bool], indent: int | None, edits: int, data: st.DataObject
+) -> None:
+    """Above `fresh_parse_limit` (here 0) an edit that breaks one element of the root array keeps the outline:
+    that element is read by tree-sitter from its own text, its syntax errors stay inside it, the other units are
+    those of the text before; edits inside it again keep it so; undoing them equals a fresh open."""
+    text = _dump([_tool(i, b) for i, b in enumerate(bad)], indent, False)
+    document = Document(URI, bytearray(text), outline_limit=0, fresh_parse_limit=0)
+    cache = UnitCache()
+    before = _result(document, cache)
+    element_start, at, old_end = _position_in(document, data)
+    for _ in range(edits):
+        document.replace_bytes(at, at, data.draw(st.sampled_from(RAW)).encode())
+        document.reparse()
+        shift = len(document.data) - len(text)
+        element_end = old_end + shift
+        diagnostics, units = _result(document, cache)
+        if document._outline is None:
+            break  # tree-sitter read it as more than one value: the document is tree-sitter's
+        assert document._tree is None
+        if document.has_error:
+            syntax = [d[0] for d in diagnostics if d[1] == "TS001"]
+            inside = document.range_of(element_start, element_end)
+            assert syntax and all(inside.start <= r.start and r.end <= inside.end for r in syntax)
+            others = [u for u in units if not element_start <= u[3] < element_end]
+            moved = [
+                (p, v, dl, s + shift, e + shift, c, pr) if s > element_start else (p, v, dl, s, e, c, pr)
+                for p, v, dl, s, e, c, pr in before[1]
+                if s != element_start
+            ]
+            assert others == moved
+        # the same edits as one, on a fresh open read from its outline, give the same
+        fresh = Document(URI, bytearray(text), outline_limit=0, fresh_parse_limit=0)
+        fresh.outline  # noqa: B018 - the outline is built on first read
+        fresh.replace_bytes(element_start + 1, old_end - 1, bytes(document.data[element_start + 1 : element_end - 1]))
+        fresh.reparse()
+        assert _result(fresh) == (diagnostics, units)
+    document.replace_bytes(element_start, old_end + len(document.data) - len(text), text[element_start:old_end])
+    document.reparse()
+    assert _result(document, cache) == before == _fresh(bytearray(text))

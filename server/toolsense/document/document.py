@@ -38,7 +38,10 @@ different (equally valid) recovery than the same text opened fresh — and so di
 units. A fresh parse makes the state after edits exactly that of opening the final text. It is lazy (done when
 the tree is next read, so a burst of keystrokes pays once) and bounded by size (a 512 KB parse takes a few
 tens of milliseconds, about what a keystroke may cost); larger broken documents keep tree-sitter's incremental
-recovery, which is as good but may differ from a fresh parse in how it groups the broken tokens."""
+recovery, which is as good but may differ from a fresh parse in how it groups the broken tokens. A larger
+document read from its outline reads an element of its root array that an edit broke from that element's text
+alone (`outline.edit_outline`): its syntax errors are confined to it, where a fresh parse of the whole text may
+read everything after a stray quote inside out."""
 
 OUTLINE_LIMIT = 1024 * 1024
 """Documents from this size on are not parsed as a whole until something asks for the tree: the engine reads
@@ -145,6 +148,8 @@ class Document:
             inner = next((c for c in light._named if c.start_byte <= offset < c.end_byte), None)
             if inner is None:
                 break
+            if not isinstance(inner, LightNode):
+                return cast(Node, inner)  # a broken element, read by tree-sitter already
             light = inner
             if light.type in ("object", "array"):
                 found = light
@@ -189,7 +194,8 @@ class Document:
             return False  # not outlined, or a snapshot's (its outline reads the original's bytes)
         if start == end and not new_text:
             return True
-        edited = edit_outline(light, start, end, new_text)
+        # A broken element is read alone only where a fresh parse is not promised (see FRESH_PARSE_LIMIT).
+        edited = edit_outline(light, start, end, new_text, len(self.data) > self.fresh_parse_limit)
         if edited is None:
             return False
         light.outline.apply(edited.outline, start, end, new_text)

@@ -23,7 +23,7 @@ import json.decoder
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from tree_sitter import Node, Parser, Point, Range
 
@@ -158,6 +158,17 @@ class Outline:
             self._next = (new, start, end, start + len(new_text), removed)
             self._trees = OrderedDict()  # its nodes may still parse, from the text read through the link
 
+    def parse_at(self, text: bytes, start: int) -> Node | None:
+        """tree-sitter's one value in text, which stands at offset start of the document; None if not one."""
+        end = start + len(text)
+        with self._lineage.lock:
+            lineage = self._lineage
+            parser = lineage.parser = lineage.parser or lineage.new_parser()
+            parser.included_ranges = [Range(Point(0, start), Point(0, end), start, end)]
+            tree = parser.parse(lambda offset, _point: text[offset - start :] if start <= offset < end else b"")
+        values = [c for c in tree.root_node.named_children if c.type != "comment"]
+        return values[0] if len(values) == 1 else None
+
     def expand(self, node: LightNode) -> list[LightNode]:
         """The pairs or elements of a container not expanded yet, found by scanning its own text."""
         raw = self.read(node.start_byte, node.end_byte)
@@ -194,8 +205,7 @@ class LightNode:
     one level at a time) when first asked about its children; a question the outline does not answer (a
     descendant at a byte offset, …) goes to tree-sitter's subtree of the value."""
 
-    __slots__ = ("_depth", "_named", "end_byte", "id", "outline", "parent", "start_byte", "type", "value")
-    has_error = False
+    __slots__ = ("_depth", "_error", "_named", "end_byte", "id", "outline", "parent", "start_byte", "type", "value")
     is_error = False
     is_missing = False
     is_named = True
@@ -213,6 +223,13 @@ class LightNode:
         self.value: Any = value
         self._depth = LIGHT_DEPTH
         """The depth its members are scanned at: an outlined container's own; below them, all lazy."""
+        self._error = False
+        """Whether a member holds a syntax error (an element of the root array read by tree-sitter, see
+        `edit_outline`)."""
+
+    @property
+    def has_error(self) -> bool:
+        return self._error
 
     @property
     def named_children(self) -> list[LightNode]:
@@ -403,9 +420,15 @@ def build_outline(data: bytearray, new_parser: Callable[[], Parser]) -> LightNod
     return document
 
 
-def edit_outline(document: LightNode, start: int, end: int, new_text: bytes) -> LightNode | None:
+def edit_outline(document: LightNode, start: int, end: int, new_text: bytes, broken: bool = False) -> LightNode | None:
     """The outline after replacing bytes [start, end) by new_text, as a new generation, or None when the edit
     does not lie inside one outlined container or leaves text there that is not strict JSON.
+
+    broken: an edit inside one element of the root array that leaves it broken (a keystroke half-way) is taken
+    too: that element is read by tree-sitter from its own text, at its offset, so its syntax errors stay inside
+    it (a whole-file parse could read every string after a stray quote inside out) and the document has_error.
+    Only one element may be broken at a time, and only the root array's: its elements are the units, each
+    read on its own, whereas a member of an outlined object may be inside a unit the engine reads as a value.
 
     Only the members the edit touches (of the deepest outlined container around it) are scanned again; every
     node on the way up is made anew with its end moved, and the members after the edit are made anew at their
@@ -424,8 +447,8 @@ def edit_outline(document: LightNode, start: int, end: int, new_text: bytes) -> 
         child = named[index] if index >= 0 else None
         if child is None or not (child.start_byte < start and end < child.end_byte):
             break
-        if child.type != "pair" and child._named is None:
-            break  # a lazy value: its container scans it again
+        if not isinstance(child, LightNode) or (child.type != "pair" and child._named is None):
+            break  # a lazy value (or one tree-sitter reads): its container scans it again
         chain.append(child)
         indices.append(index)
         node = child
@@ -437,8 +460,48 @@ def edit_outline(document: LightNode, start: int, end: int, new_text: bytes) -> 
         if chain[depth].type in ("object", "array"):
             replaced = _rescanned(chain[depth], new, start, end, new_text)
             if replaced is not None:
-                return _rebuilt(replaced, chain[:depth], indices[:depth], new, delta)
-    return None
+                try:
+                    return _rebuilt(replaced, chain[:depth], indices[:depth], new, delta)
+                except _Reject:
+                    return None
+    return _broken_element(document, new, start, end, new_text) if broken else None
+
+
+def _broken_element(document: LightNode, new: Outline, start: int, end: int, new_text: bytes) -> LightNode | None:
+    """The outline with the root array's element around the edit read by tree-sitter (see `edit_outline`)."""
+    root = document._named[0] if document._named and len(document._named) == 1 else None
+    if root is None or root.type != "array" or not root._named:
+        return None
+    elements = root._named
+    index = bisect.bisect_right(elements, start, key=_start_of) - 1
+    element = elements[index] if index >= 0 else None
+    if element is None or not (element.start_byte < start and end < element.end_byte):
+        return None
+    if any(_broken(other) for other in elements if other is not element):
+        return None
+    source = document.outline.source
+    low, high = element.start_byte, element.end_byte + len(new_text) - (end - start)
+    raw = bytes(source[low:start]) + new_text + bytes(source[end : element.end_byte])
+    node = new.parse_at(raw, low)
+    if node is None or node.type != element.type or (node.start_byte, node.end_byte) != (low, high):
+        return None  # tree-sitter did not read it as one value of its kind: the edit is not taken
+    from .jsontree import TooDeep, to_value  # jsontree reads outline nodes: imported when first needed
+
+    try:
+        value = to_value(node)
+        made = LightNode(new, "array", root.start_byte, root.end_byte + len(new_text) - (end - start))
+        made._depth = root._depth
+        delta = high - element.end_byte
+        made._named = [
+            *elements[:index],
+            cast(LightNode, node),
+            *[_moved(n, delta, new, made) for n in elements[index + 1 :]],
+        ]
+        made.value = [*root.value[:index], value, *root.value[index + 1 :]]
+        made._error = node.has_error  # a comment: no error, yet not strict JSON
+        return _rebuilt(made, [document], [0], new, delta)
+    except (_Reject, TooDeep):
+        return None
 
 
 def _rescanned(container: LightNode, new: Outline, start: int, end: int, new_text: bytes) -> LightNode | None:
@@ -456,10 +519,12 @@ def _rescanned(container: LightNode, new: Outline, start: int, end: int, new_tex
     try:
         scanner = _Scanner(new, raw.decode("utf-8"), raw.isascii(), low)
         run = scanner.run(replaced, first > 0, last < len(named))
+        after = [_moved(n, delta, new, replaced) for n in named[last:]]
     except (ValueError, StopIteration, RecursionError, IndexError):
         return None
-    replaced._named = [*named[:first], *run, *[_moved(n, delta, new, replaced) for n in named[last:]]]
+    replaced._named = [*named[:first], *run, *after]
     replaced.value = _edited_value(container, first, last, run)
+    replaced._error = container._error and any(n.has_error for n in named[:first])
     return replaced
 
 
@@ -476,6 +541,7 @@ def _rebuilt(child: LightNode, chain: list[LightNode], indices: list[int], new: 
             made._named = [*siblings[:index], child, *[_moved(n, delta, new, made) for n in siblings[index + 1 :]]]
             if holder.type != "document":
                 made.value = _edited_value(holder, index, index + 1, [child])
+        made._error = child.has_error or (holder._error and any(n.has_error for n in made._named if n is not child))
         child.parent = made
         child = made
     return child
@@ -489,6 +555,11 @@ def _edited_value(container: LightNode, first: int, last: int, run: list[LightNo
     return _container_value("object", [*(container._named or [])[:first], *run, *(container._named or [])[last:]])
 
 
+def _broken(node: LightNode) -> bool:
+    """Whether a member is read by tree-sitter (an edit broke it, or left a comment in it)."""
+    return type(node) is not LightNode
+
+
 def _start_of(node: LightNode) -> int:
     return node.start_byte
 
@@ -500,7 +571,10 @@ def _end_of(node: LightNode) -> int:
 def _moved(node: LightNode, delta: int, outline: Outline, parent: LightNode) -> LightNode:
     """A member after an edit at its new offsets: a new node (lazy below it; a pair with its key and value).
 
-    Runs for every member after the edit, on every keystroke: the slots are set without `__init__`."""
+    Runs for every member after the edit, on every keystroke: the slots are set without `__init__`. A member
+    tree-sitter reads (a broken one) is not moved: the edit is not taken."""
+    if type(node) is not LightNode:
+        raise _Reject("a broken member would move")
     moved = _new(LightNode)
     moved.outline = outline
     kind = moved.type = node.type
@@ -510,6 +584,7 @@ def _moved(node: LightNode, delta: int, outline: Outline, parent: LightNode) -> 
     moved.id = next(_ids)
     moved.value = node.value
     moved._depth = node._depth
+    moved._error = False
     if kind == "pair":
         assert node._named is not None  # a pair's key and value are made with it
         key, value = node._named
