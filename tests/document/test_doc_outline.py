@@ -160,3 +160,14 @@ def test_every_golden_example_and_corpus_file(folder: Path) -> None:
         _, tree_diagnostics, tree_units = _check(data, path.name, 1 << 40)
         _, diagnostics, units = _check(data, path.name, 0)
         assert (diagnostics, units) == (tree_diagnostics, tree_units), path
+
+
+def test_an_edit_before_the_outline_is_built_leaves_it_to_be_built_from_the_new_text() -> None:
+    data = _dumps([BAD_TOOL, GOOD_TOOL])
+    document = Document("file:///w/x.tools.json", bytearray(data), outline_limit=0)
+    at = data.index(b'"ok"') + 1
+    document.replace_bytes(at, at + 2, b"fine")
+    document.reparse()
+    assert not document.has_error and document._tree is None  # read from an outline of the new text
+    assert document.outline.named_children[0].named_children[1].value["name"] == "fine"
+    assert_same(bytes(document.data))

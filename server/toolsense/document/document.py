@@ -247,7 +247,9 @@ class Document:
             self._lines.replace(self.data, start, end, new_text)
         self._lone_cr -= _count_lone_cr(self.data, start - 1, end)
         if not self._edit_outline(start, end, new_text):
-            self._drop_outline()
+            if self._outline is not None or self._tree is not None:
+                self._drop_outline()
+            # else an outline never built stays so: built from the text of the time when first asked
             self.data[start:end] = new_text
         new_end = start + len(new_text)
         self._lone_cr += _count_lone_cr(self.data, start - 1, new_end)
