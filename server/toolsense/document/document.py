@@ -241,6 +241,12 @@ class Document:
         """Apply one edit to the bytes, the line table and the tree (call `reparse` after a batch of edits)."""
         start = min(max(start, 0), len(self.data))
         end = min(max(end, start), len(self.data))
+        unread = self._outline is None and self._tree is None and not self._outline_failed
+        if unread and len(self.data) > self.fresh_parse_limit:
+            # Outlined first (never asked yet: the server's own copy of a file checked elsewhere), so that an edit
+            # that breaks one element keeps the rest outlined instead of going to tree-sitter whole.
+            self._outline = build_outline(self.data, new_parser)
+            self._outline_failed = self._outline is None
         start_point = self._point(start) if self._tree is not None else Point(0, 0)
         old_end_point = self._point(end) if self._tree is not None else Point(0, 0)
         if self._lines is not None:
