@@ -132,7 +132,7 @@ def test_json_lines_and_deep_nesting() -> None:
     assert "TS006" in [d[1] for d in diagnostics]
 
 
-def test_an_edit_drops_the_outline_and_a_later_check_agrees() -> None:
+def test_an_edit_makes_a_new_outline_and_a_later_check_agrees() -> None:
     data = _dumps([BAD_TOOL, GOOD_TOOL])
     document = Document("file:///w/x.tools.json", bytearray(data), outline_limit=0)
     cache = UnitCache()
@@ -141,8 +141,9 @@ def test_an_edit_drops_the_outline_and_a_later_check_agrees() -> None:
     old = document.outline
     at = data.index(b'"ok"') + 1
     document.apply_change("ok2", Range(document.position_at(at), document.position_at(at + 2)))
-    assert document.outline is not old
+    assert document.outline is not old and document._tree is None  # a new generation of the outline
     assert b'"ok"' in old.named_children[0].named_children[1].text  # an old node reads the text it was built from
+    assert b'"ok2"' in document.outline.named_children[0].named_children[1].text
     after = check_document(document, context, "tool", cache)
     fresh = check_document(Document(document.uri, bytearray(document.data)), context, "tool", UnitCache())
     assert [(d.range, d.code) for d in after.diagnostics] == [(d.range, d.code) for d in fresh.diagnostics]

@@ -325,7 +325,8 @@ class Document:
         original and its snapshots alike; bytes, line table, tree (an O(1) tree-sitter copy) and parser are its own.
         """
         # Settle a pending (fresh) parse here, on the owner's thread; a document still without a tree stays so
-        # (its outline, if any, is shared: it never reads the bytes that edits change).
+        # (its outline, if any, is shared: later edits make new generations of it, and this one reads the text it
+        # was built from through their links, see `outline.Outline.read`).
         tree = self.tree if self._tree is not None else None
         snap = copy.copy(self)
         snap.data = bytearray(self.data)
