@@ -11,8 +11,10 @@ from typing import cast
 import tree_sitter_json
 from tree_sitter import Language, Node, Parser, Point, Tree
 
+from .jsontree import to_value
 from .lines import LineTable, Position, PositionEncoding, Range
-from .outline import LightNode, build_outline, edit_outline
+from .outline import LightNode, build_outline
+from .outline_edit import edit_outline
 
 JSON_LANGUAGE = Language(tree_sitter_json.language())
 
@@ -195,7 +197,8 @@ class Document:
         if start == end and not new_text:
             return True
         # A broken element is read alone only where a fresh parse is not promised (see FRESH_PARSE_LIMIT).
-        edited = edit_outline(light, start, end, new_text, len(self.data) > self.fresh_parse_limit)
+        tolerant = to_value if len(self.data) > self.fresh_parse_limit else None
+        edited = edit_outline(light, start, end, new_text, tolerant)
         if edited is None:
             return False
         light.outline.apply(edited.outline, start, end, new_text)
