@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import copy
 import itertools
 import re
@@ -52,6 +53,10 @@ them from a light outline (`outline.build_outline`), which costs a fraction of t
 _EDIT_LOG_LIMIT = 4096
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _serials = itertools.count(1)
+
+
+def _start_of(node: Node | LightNode) -> int:
+    return node.start_byte
 
 
 def _count_lone_cr(data: bytearray, lo: int, hi: int) -> int:
@@ -147,7 +152,9 @@ class Document:
             return self.root
         found: LightNode | None = None
         while light._named is not None:  # members already outlined; a lazy value is not scanned here
-            inner = next((c for c in light._named if c.start_byte <= offset < c.end_byte), None)
+            named = light._named
+            at = bisect.bisect_right(named, offset, key=_start_of) - 1  # members are in text order
+            inner = named[at] if at >= 0 and offset < named[at].end_byte else None
             if inner is None:
                 break
             if not isinstance(inner, LightNode):
