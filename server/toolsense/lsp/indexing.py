@@ -68,6 +68,10 @@ def index_many(
 LARGE_FILE_BYTES = 1024 * 1024
 """Files from this size on are indexed after the others: the editor opens a large file as it starts, and the
 open text speaks for it (reading it from disk at the same time costs the open check its interpreter)."""
+LARGE_FILE_GRACE_S = 1.5
+"""Large files are read no sooner than this after indexing began: an editor sends `didOpen` for the files it
+shows a moment after `initialized`, and a large file read from disk just before (in the worker process, ~1 s
+for 20 MB) is work thrown away that also holds the worker the open check would run in."""
 
 
 def list_files(roots: list[Path], settings: Settings) -> list[FoundFile]:
@@ -83,9 +87,10 @@ async def _read(server: ToolsenseServer, path: Path) -> Indexed:
     return await server.scheduler.read_file(index_one, path, server.settings, server.max_bytes())
 
 
-async def _read_batch(server: ToolsenseServer, batch: list[FoundFile]) -> list[Indexed]:
+async def _read_batch(server: ToolsenseServer, batch: list[FoundFile], large_from: float) -> list[Indexed]:
     """Small files on the indexing thread in one hand-over; a large one on its own, in the worker process when
-    it is up (`Scheduler.read_file`), so its parse never holds the interpreter that answers keystrokes."""
+    it is up (`Scheduler.read_file`), so its parse never holds the interpreter that answers keystrokes, and
+    not before the event loop's time `large_from` (`LARGE_FILE_GRACE_S`)."""
     small: list[FoundFile] = []
     large: list[FoundFile] = []
     for file in batch:
@@ -96,6 +101,9 @@ async def _read_batch(server: ToolsenseServer, batch: list[FoundFile]) -> list[I
         found = await loop.run_in_executor(
             server.index_executor, index_many, small, server.settings, server.max_bytes(), server.is_open
         )
+    if large and (wait := large_from - loop.time()) > 0:
+        await asyncio.sleep(wait)
+        await _after_open_checks(server)
     for file in large:
         if not server.is_open(file.uri):
             found.append(
@@ -149,12 +157,13 @@ async def index_workspace(server: ToolsenseServer) -> None:
     try:
         paths = await loop.run_in_executor(server.index_executor, list_files, server.roots, server.settings)
         last = loop.time()
+        large_from = last + LARGE_FILE_GRACE_S
         for start in range(0, len(paths), _BATCH):
             if generation != server.index_generation:
                 return  # settings changed: a newer indexing run has started
             await _after_open_checks(server)
             batch = paths[start : start + _BATCH]
-            read = await _read_batch(server, batch)
+            read = await _read_batch(server, batch, large_from)
             # Indexing is activity: a full collection (it walks every object, the index's too) waits for its end.
             server.scheduler.collector.last_activity = time.monotonic()
             for uri, kind, found in read:
