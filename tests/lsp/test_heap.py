@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from checking import context
 
+from toolsense.engine.checker import UnitCache, check_document
 from toolsense.lsp import documents, heap
 from toolsense.lsp.documents import DocumentStore
 from toolsense.settings import Settings
@@ -24,7 +26,9 @@ def test_mapped_from_a_large_open_until_its_first_check(monkeypatch: pytest.Monk
     first = store.open("file:///w/a.tools.json", LARGE, 1, "json")
     second = store.open("file:///w/b.tools.json", LARGE, 1, "json")
     assert calls == [True]
-    store._map_large_blocks(first.uri, False)  # as `refresh_index` does once the report is in
+    assert first.document is not None
+    first.report = check_document(first.document, context(uri=first.uri), "tool", UnitCache())
+    store.refresh_index(first)  # its first check is in
     assert calls == [True]  # the second one's first check is still due
     store.close(second.uri)
     assert calls == [True, False]

@@ -203,6 +203,7 @@ class DocumentStore:
         """The unit index follows the last good split (`index`: one made elsewhere from it); a broken tree
         keeps the shifted earlier index."""
         assert od.document is not None and od.report is not None
+        self._map_large_blocks(od.uri, False)  # its first check is in
         report = od.report
         count = len(index.starts) if index is not None else len(report.split.spans)
         if od.index is not None and od.document.has_error and count < len(od.index.starts):
@@ -212,7 +213,6 @@ class DocumentStore:
                 report.split, [u.value for u in report.units], [u.dialect for u in report.units]
             )
         od.index = index
-        self._map_large_blocks(od.uri, False)
 
     def _map_large_blocks(self, uri: str, first_check_due: bool) -> None:
         """Large blocks are mapped on their own while a large document's first check is due (see `heap`)."""
