@@ -62,6 +62,39 @@ def test_settings_globs_come_before_the_defaults_and_exclude_wins() -> None:
     assert kind_from_path("/w/tools/skip.json", settings) is None
 
 
+def test_the_first_matching_group_wins_as_if_tried_in_turn() -> None:
+    """`kind_from_path` matches every group of globs in one pass: the answer is the first group's in order."""
+    settings, problems = settings_from_mapping(
+        {
+            "files": {
+                "exclude": ["**/gen/**", "**/x.tool.json"],
+                "automations": ["**/flows/*.json", "**/both/*.json"],
+                "tool_calls": ["**/both/*.json", "**/calls/*.tools.json", "**/[!a]*.call.json"],
+                "tool_definitions": ["**/defs/**"],
+                "dialects": {"**/gemini/*.json": "gemini"},
+            }
+        },
+        "test",
+    )
+    assert not problems
+    expected = {
+        "/w/gen/a.tool.json": None,  # excluded first
+        "/w/x.tool.json": None,
+        "/w/both/y.json": "automation",  # automations before tool calls
+        "/w/calls/y.tools.json": "tool_call",  # the user's tool calls before the default tool glob
+        "/w/b.call.json": "tool_call",
+        "/w/a.call.json": None,
+        "/w/defs/deep/z.automation.json": "tool",  # the user's globs before the defaults
+        "/w/gemini/g.json": "tool",
+        "/w/flows/f.tool.json": "automation",
+        "/w/p.tool-call.json": "tool_call",
+        "/w/p.automation.json": "automation",
+        "/w/tools/p.json": None,  # a folder glob only suggests
+        "/w/caf\udce9.tool.json": "tool",  # a file name that is not UTF-8: each glob in turn
+    }
+    assert {path: kind_from_path(path, settings) for path in expected} == expected
+
+
 @pytest.mark.parametrize(
     ("text", "kind", "shape", "pointers"),
     [

@@ -59,3 +59,13 @@ def test_collection_thresholds_come_back_on_stop() -> None:
 
     asyncio.run(run())
     assert gc.get_threshold() == before
+
+
+def test_an_idle_collection_gives_the_free_heap_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(collector.heap, "trim", lambda: trims.append(1))
+    quiet = IdleCollector()
+    quiet.last_activity = time.monotonic() - 2 * collector.IDLE_COLLECT_S
+    quiet._due = time.monotonic()
+    assert _ticked(quiet, monkeypatch) == 1
+    assert trims == [1]

@@ -294,6 +294,38 @@ def _globs_program(patterns: tuple[str, ...]) -> Any:
         return None
 
 
+@functools.lru_cache(maxsize=64)
+def _group_set(groups: tuple[tuple[str, ...], ...]) -> tuple[Any, tuple[int, ...]] | None:
+    """An RE2 set of one pattern per non-empty group of globs (matched together, by one automaton), and each
+    pattern's group index."""
+    options = re2.Options()
+    options.log_errors = False
+    indexes = tuple(i for i, group in enumerate(groups) if group)
+    try:
+        found = re2.Set.FullMatchSet(options)
+        for i in indexes:
+            found.Add("|".join(f"(?:{_glob_to_re2(p)})" for p in groups[i]))
+        found.Compile()
+    except Exception:  # too large together: group by group
+        return None
+    return found, indexes
+
+
+def glob_first(path: str, groups: tuple[tuple[str, ...], ...]) -> int | None:
+    """The index of the first group holding a glob the path matches (None: no glob matches): every group in
+    one pass (a workspace of 20,000 files asks this of every file), as `glob_any` of each group in turn."""
+    compiled = _group_set(groups)
+    if compiled is not None:
+        found, indexes = compiled
+        try:
+            matched = found.Match(path)
+        except UnicodeEncodeError:
+            pass
+        else:
+            return None if not matched else indexes[min(matched)]
+    return next((i for i, group in enumerate(groups) if glob_any(path, group)), None)
+
+
 def glob_any(path: str, patterns: tuple[str, ...]) -> bool:
     """Whether the path matches any of the globs (one RE2 program for all of them: a workspace of 20,000 files
     asks this of every file)."""

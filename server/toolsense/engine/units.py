@@ -62,20 +62,19 @@ def kind_from_path(path: str, settings: Settings) -> UnitKind | None:
     """The kind the settings' globs, then the default globs by file name, force on this file (None: the content
     decides; see `weak_hint` for the folder globs)."""
     files = settings.files
-    if glob_any(path, files.exclude):
-        return None
-    sources: list[tuple[UnitKind, tuple[str, ...]]] = [
-        ("automation", files.automations),
-        ("tool_call", files.tool_calls),
-        ("tool", (*files.tool_definitions, *files.dialects)),
-    ]
-    for kind, user in sources:
-        if glob_any(path, user):
-            return kind
-    for kind, default in _NAME_GLOBS:
-        if glob_any(path, default):
-            return kind
-    return None
+    groups = (
+        tuple(files.exclude),
+        tuple(files.automations),
+        tuple(files.tool_calls),
+        (*files.tool_definitions, *files.dialects),
+        *(globs for _, globs in _NAME_GLOBS),
+    )
+    found = regexes.glob_first(path.replace("\\", "/"), groups)  # one match for every glob (per file indexed)
+    return None if found is None else _PATH_KINDS[found]
+
+
+_PATH_KINDS: tuple[UnitKind | None, ...] = (None, "automation", "tool_call", "tool", *(kind for kind, _ in _NAME_GLOBS))
+"""What `kind_from_path` gives for each of its groups of globs: an excluded file is none of ours."""
 
 
 def forced_dialect(path: str, settings: Settings) -> str | None:

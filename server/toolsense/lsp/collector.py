@@ -7,6 +7,8 @@ import gc
 import time
 from collections.abc import Callable
 
+from . import heap
+
 IDLE_COLLECT_S = 1.0
 LATE_TICK_S = 0.05
 """A tick this late means the event loop was busy (a check, a whole-file parse) until just now: not idle."""
@@ -48,6 +50,7 @@ class IdleCollector:
             self.last_activity = now
         if self.idle(now) and gc.get_count()[2] >= FULL_COLLECT_AFTER:
             gc.collect()
+            heap.trim()  # what the collection freed, and what a check left free, goes back to the system
         self._arm()
 
     def idle(self, now: float) -> bool:

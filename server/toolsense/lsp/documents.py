@@ -27,6 +27,7 @@ from ..engine.units import kind_from_path, root_value
 from ..engine.workspace import path_to_uri, read_regular_file, too_large_message, uri_to_path
 from ..features.query import UnitIndex, index_for
 from ..settings import Settings
+from . import heap
 from .convert import to_lsp_diagnostic, to_lsp_range
 from .state import OpenDocument, RawText
 
@@ -47,6 +48,8 @@ class DocumentStore:
         self._canonical: dict[str, str] = {}
         self.disk_documents: OrderedDict[str, tuple[tuple[int, int], Document]] = OrderedDict()
         self.encoding: PositionEncoding = "utf-16"
+        self.first_checks: set[str] = set()
+        """Large documents opened and not checked yet (see `_map_large_blocks`)."""
 
     # --- uris ---------------------------------------------------------------------------------------------
 
@@ -82,6 +85,8 @@ class DocumentStore:
         data = bytearray(text.encode("utf-8", "surrogatepass"))
         od = OpenDocument(uri, version, language_id, self.kind_hint(uri), None)
         self._set_text(od, data)
+        if od.document is not None and len(data) >= heap.MAPPED_FROM_BYTES:
+            self._map_large_blocks(uri, True)
         self.documents[uri] = od
         self.open_canonical[self.canonical(uri)] = uri
         return od
@@ -139,6 +144,7 @@ class DocumentStore:
 
     def close(self, uri: str) -> OpenDocument | None:
         od = self.documents.pop(uri, None)
+        self._map_large_blocks(uri, False)
         self.open_canonical.pop(self.canonical(uri), None)
         if od is not None and od.timer is not None:
             od.timer.cancel()
@@ -197,6 +203,7 @@ class DocumentStore:
         """The unit index follows the last good split (`index`: one made elsewhere from it); a broken tree
         keeps the shifted earlier index."""
         assert od.document is not None and od.report is not None
+        self._map_large_blocks(od.uri, False)  # its first check is in
         report = od.report
         count = len(index.starts) if index is not None else len(report.split.spans)
         if od.index is not None and od.document.has_error and count < len(od.index.starts):
@@ -206,6 +213,16 @@ class DocumentStore:
                 report.split, [u.value for u in report.units], [u.dialect for u in report.units]
             )
         od.index = index
+
+    def _map_large_blocks(self, uri: str, first_check_due: bool) -> None:
+        """Large blocks are mapped on their own while a large document's first check is due (see `heap`)."""
+        before = bool(self.first_checks)
+        if first_check_due:
+            self.first_checks.add(uri)
+        else:
+            self.first_checks.discard(uri)
+        if before != bool(self.first_checks):
+            heap.map_large_blocks(bool(self.first_checks))
 
     # --- the keystroke fast path: which unit, and placing its result ------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +20,14 @@ from ..engine.catalog import UnitKind
 from ..engine.context import ToolInfo
 from ..engine.registry_files import load_registry_extras
 from ..engine.units import kind_from_path
-from ..engine.workspace import JSON_SUFFIXES, index_document, iter_json_files, load_file, path_to_uri, uri_to_path
+from ..engine.workspace import (
+    JSON_SUFFIXES,
+    FoundFile,
+    index_document,
+    json_files,
+    load_file,
+    uri_to_path,
+)
 from ..settings import Settings
 from .configuration import config_root, reload_config_file
 from .server import ToolsenseServer
@@ -41,7 +49,7 @@ Indexed = tuple[str, UnitKind | None, list[ToolInfo]]
 
 def index_one(path: Path, settings: Settings, max_bytes: int, uri: str | None = None) -> Indexed:
     """Read one file (on the indexing thread): its uri, its kind, and the tools it defines."""
-    loaded = load_file(path, max_bytes, uri)
+    loaded = load_file(path, max_bytes, uri, outline=True)
     hint = kind_from_path(str(path), settings)
     if loaded.document is None:
         return loaded.uri, hint, []
@@ -49,54 +57,58 @@ def index_one(path: Path, settings: Settings, max_bytes: int, uri: str | None = 
     return loaded.uri, kind, tools
 
 
-def index_many(paths: list[Path], settings: Settings, max_bytes: int, is_open: Callable[[str], bool]) -> list[Indexed]:
+def index_many(
+    files: list[FoundFile], settings: Settings, max_bytes: int, is_open: Callable[[str], bool]
+) -> list[Indexed]:
     """Files read on the indexing thread, except those open in the editor (their open text speaks for them; one
     opened meanwhile is left alone by `_record`)."""
-    found: list[Indexed] = []
-    for path in paths:
-        uri = path_to_uri(path)
-        if not is_open(uri):
-            found.append(index_one(path, settings, max_bytes, uri))
-    return found
+    return [index_one(file.path, settings, max_bytes, file.uri) for file in files if not is_open(file.uri)]
 
 
 LARGE_FILE_BYTES = 1024 * 1024
 """Files from this size on are indexed after the others: the editor opens a large file as it starts, and the
 open text speaks for it (reading it from disk at the same time costs the open check its interpreter)."""
+LARGE_FILE_GRACE_S = 1.5
+"""Large files are read no sooner than this after indexing began: an editor sends `didOpen` for the files it
+shows a moment after `initialized`, and a large file read from disk just before (in the worker process, ~1 s
+for 20 MB) is work thrown away that also holds the worker the open check would run in."""
 
 
-def list_files(roots: list[Path], settings: Settings) -> list[Path]:
-    files = list(itertools.islice(iter_json_files(roots, settings), MAX_INDEXED_FILES))
+def list_files(roots: list[Path], settings: Settings) -> list[FoundFile]:
+    files = list(itertools.islice(json_files(roots, settings), MAX_INDEXED_FILES))
     return sorted(files, key=_is_large)  # stable: small files first, in their order
 
 
-def _is_large(path: Path) -> bool:
-    try:
-        return path.stat().st_size >= LARGE_FILE_BYTES
-    except OSError:
-        return False
+def _is_large(file: FoundFile) -> bool:
+    return file.size >= LARGE_FILE_BYTES
 
 
 async def _read(server: ToolsenseServer, path: Path) -> Indexed:
     return await server.scheduler.read_file(index_one, path, server.settings, server.max_bytes())
 
 
-async def _read_batch(server: ToolsenseServer, batch: list[Path]) -> list[Indexed]:
+async def _read_batch(server: ToolsenseServer, batch: list[FoundFile], large_from: float) -> list[Indexed]:
     """Small files on the indexing thread in one hand-over; a large one on its own, in the worker process when
-    it is up (`Scheduler.read_file`), so its parse never holds the interpreter that answers keystrokes."""
-    small: list[Path] = []
-    large: list[Path] = []
-    for path in batch:
-        (large if _is_large(path) else small).append(path)
+    it is up (`Scheduler.read_file`), so its parse never holds the interpreter that answers keystrokes, and
+    not before the event loop's time `large_from` (`LARGE_FILE_GRACE_S`)."""
+    small: list[FoundFile] = []
+    large: list[FoundFile] = []
+    for file in batch:
+        (large if _is_large(file) else small).append(file)
     loop = asyncio.get_running_loop()
     found: list[Indexed] = []
     if small:
         found = await loop.run_in_executor(
             server.index_executor, index_many, small, server.settings, server.max_bytes(), server.is_open
         )
-    for path in large:
-        if not server.is_open(uri := path_to_uri(path)):
-            found.append(await server.scheduler.read_file(index_one, path, server.settings, server.max_bytes(), uri))
+    if large and (wait := large_from - loop.time()) > 0:
+        await asyncio.sleep(wait)
+        await _after_open_checks(server)
+    for file in large:
+        if not server.is_open(file.uri):
+            found.append(
+                await server.scheduler.read_file(index_one, file.path, server.settings, server.max_bytes(), file.uri)
+            )
     return found
 
 
@@ -145,12 +157,15 @@ async def index_workspace(server: ToolsenseServer) -> None:
     try:
         paths = await loop.run_in_executor(server.index_executor, list_files, server.roots, server.settings)
         last = loop.time()
+        large_from = last + LARGE_FILE_GRACE_S
         for start in range(0, len(paths), _BATCH):
             if generation != server.index_generation:
                 return  # settings changed: a newer indexing run has started
             await _after_open_checks(server)
             batch = paths[start : start + _BATCH]
-            read = await _read_batch(server, batch)
+            read = await _read_batch(server, batch, large_from)
+            # Indexing is activity: a full collection (it walks every object, the index's too) waits for its end.
+            server.scheduler.collector.last_activity = time.monotonic()
             for uri, kind, found in read:
                 changed |= _record(server, uri, kind, found)
                 if found:

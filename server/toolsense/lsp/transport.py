@@ -124,7 +124,10 @@ class StdioTransport:
                 if body is None:
                     break
                 self._slots.acquire()
-                loop.call_soon_threadsafe(self._handle, body)
+                # Handed over in a box the handler empties: neither this frame (until the next message) nor the
+                # loop's handle (while the message is handled) keeps the bytes of a 20 MB didOpen alive.
+                loop.call_soon_threadsafe(self._handle, [body])
+                del body
         except Exception:
             log.exception("reading from the client failed")
         with contextlib.suppress(RuntimeError):  # the loop has closed: the server is ending anyway
@@ -157,8 +160,9 @@ class StdioTransport:
             log.exception("cancelling background work failed")
         self._done.set_result(code)
 
-    def _handle(self, body: bytes) -> None:
+    def _handle(self, box: list[bytes]) -> None:
         self._slots.release()
+        body = box.pop()
         if self._done is not None and self._done.done():
             return
         try:
@@ -166,6 +170,7 @@ class StdioTransport:
         except ValueError:
             log.warning("skipped a message that is not JSON (%d bytes)", len(body))
             return
+        del body
         if not isinstance(data, dict):
             log.warning("skipped a message that is not a JSON object")
             return
