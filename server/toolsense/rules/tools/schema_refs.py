@@ -147,7 +147,7 @@ def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect:
         node = entry.node
         pointer = (*base, *entry.pointer)
         yield from _typed_members(node, pointer)
-        if not any(key in node for key in _ANNOTATED):
+        if "default" not in node and "examples" not in node:  # _ANNOTATED
             continue
         refs = _local_refs(node)
         if refs is None:
@@ -199,11 +199,39 @@ def _local_refs(node: JsonValue) -> bool | None:
     return found
 
 
-_CHECKER = Draft202012Validator.TYPE_CHECKER
-
-
 def _of_type(value: JsonValue, kinds: list[str]) -> bool:
-    return any(_CHECKER.is_type(value, kind) for kind in kinds)
+    """Whether a JSON value is of one of the types, as Draft 2020-12's type checker says (a float with an integer
+    value is an integer; a bool is neither a number nor an integer), without its per-call dispatch."""
+    for kind in kinds:
+        if kind == "string":
+            if isinstance(value, str):
+                return True
+        elif kind == "number":
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return True
+        elif kind == "integer":
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+                return True
+        elif kind == "boolean":
+            if isinstance(value, bool):
+                return True
+        elif kind == "object":
+            if isinstance(value, dict):
+                return True
+        elif kind == "array":
+            if isinstance(value, list):
+                return True
+        elif kind == "null":
+            if value is None:
+                return True
+        elif _CHECKER.is_type(value, kind):
+            return True
+    return False
+
+
+_CHECKER = Draft202012Validator.TYPE_CHECKER
 
 
 def _a(value: JsonValue) -> str:
@@ -212,6 +240,8 @@ def _a(value: JsonValue) -> str:
 
 
 def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
+    if "enum" not in node and "const" not in node:
+        return  # most subschemas: nothing to say, and this runs for each of them
     kinds = types_of(node)
     if not kinds or not all(kind in JSON_TYPES for kind in kinds) or not isinstance(node.get("type"), (str, list)):
         return
@@ -242,6 +272,8 @@ def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
 
 
 def enum_key(value: JsonValue) -> str:
+    if type(value) is str:
+        return '"' + value  # only strings start with a quote (canonical JSON would too), and this is injective
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, (int, float)):
