@@ -11,7 +11,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import unquote, urlparse
 
 from tree_sitter import Node
@@ -31,6 +31,18 @@ log = logging.getLogger(__name__)
 SOURCE = "toolsense"
 
 RelatedResolver = Callable[[str, Pointer, str], Range | None]
+
+
+class SharedFindings(Protocol):
+    """Another process checking some of a check's units at the same time (the language server's worker during
+    the first check of a large file). Rules read nothing but the unit and the context, so its findings for a
+    unit are the ones this check would make."""
+
+    def offer(self, units: list[Unit], ctx: CheckContext) -> None:
+        """The units are read and have their dialects; none is checked yet (`ctx` has the file's facts)."""
+
+    def findings(self, position: int) -> list[Finding] | None:
+        """The other process's findings for the unit at this position, if they are there (None: check it here)."""
 
 
 @dataclass(frozen=True)
@@ -192,11 +204,12 @@ def check_document(
     cache: UnitCache | None = None,
     related_resolver: RelatedResolver | None = None,
     facts: FileFacts | None = None,
+    shared: SharedFindings | None = None,
 ) -> FileReport:
     """Check a document; with a cache, only the units an edit touched are read and checked again.
 
     `facts` are the file's when the document is one unit cut out of it (the editor's keystroke fast path);
-    otherwise they are read from the document itself."""
+    otherwise they are read from the document itself. `shared` checks some units elsewhere meanwhile."""
     cache = cache if cache is not None else UnitCache()
     edits = document.edits_since(cache.seen_edits) if cache.document_serial == document.serial else None
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
@@ -233,13 +246,16 @@ def check_document(
     entries = _read_units(document, file_split, cache, edits)
     units = with_dialects([entry.unit for entry in entries])
     fingerprint = ctx.fingerprint()
+    if shared is not None:
+        shared.offer(units, ctx)
     checked = 0
     placer = _Placer(document, file_split, related_resolver)
     batches: list[tuple[list[_Placed], int]] = []
     for position, (entry, unit, span) in enumerate(zip(entries, units, file_split.spans, strict=True)):
         entry.unit = unit
         if entry.findings is None or entry.fingerprint != fingerprint or entry.checked_as != (unit.kind, unit.dialect):
-            entry.findings = run_unit_checks(unit, ctx)
+            made = shared.findings(position) if shared is not None else None
+            entry.findings = made if made is not None else run_unit_checks(unit, ctx)
             entry.fingerprint, entry.checked_as = fingerprint, (unit.kind, unit.dialect)
             entry.placed = None
             checked += 1

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import dataclasses
 import enum
 import hashlib
@@ -54,9 +55,11 @@ from lsprotocol import types
 from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..document.lines import Range
-from ..engine.checker import FileReport, RelatedResolver, check_document
+from ..engine.checker import FileReport, RelatedResolver, SharedFindings, check_document
 from ..engine.context import CheckContext, ToolRegistry
+from ..engine.findings import Finding
 from ..engine.unit_check import check_units
+from ..engine.units import Unit
 from ..features.query import UnitIndex
 from ..settings import Settings
 from ..usermodels import ModelRegistry
@@ -65,7 +68,19 @@ from .convert import to_lsp_diagnostic
 from .documents import DocumentStore
 from .registry_feed import RegistryFeed
 from .state import ClientSupport, OpenDocument, Phase
-from .worker import WORKER_TIMEOUT_S, CheckRequest, CheckResult, WorkerPool, adopt, check_in_worker, text_for
+from .worker import (
+    WORKER_TIMEOUT_S,
+    CheckRequest,
+    CheckResult,
+    RegistryDelta,
+    UnitsRequest,
+    WorkerPool,
+    adopt,
+    check_in_worker,
+    same_registry,
+    text_for,
+    units_in_worker,
+)
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -76,6 +91,12 @@ REGISTRY_SETTLE_MS = 250
 """Documents that depend on a changed tool are checked again this long after the last change at the earliest."""
 MAX_ADAPTIVE_DEBOUNCE_MS = 1000.0
 """The debounce after an edit is at least the last keystroke check's duration, up to this."""
+SHARE = 0.5
+"""The worker's share of the units of the first check of a large document (the check thread takes over what the
+worker has not done when it gets there)."""
+SHARE_CHUNKS = 6
+SHARE_MIN_UNITS = 64
+"""Fewer units are all checked on the check thread."""
 BACKGROUND_CHECK_BYTES = 1_000_000
 """Full checks of documents larger than this run off the event loop (see `Scheduler.expensive`), and files
 larger than this are read for indexing in the worker process."""
@@ -294,9 +315,14 @@ class Scheduler:
         self._checked(od, reason, started)
 
     def _engine(
-        self, document: Document, context: CheckContext, od: OpenDocument, resolver: RelatedResolver
+        self,
+        document: Document,
+        context: CheckContext,
+        od: OpenDocument,
+        resolver: RelatedResolver,
+        shared: SharedFindings | None = None,
     ) -> FileReport:
-        return check_document(document, context, od.kind_hint, od.cache, resolver)
+        return check_document(document, context, od.kind_hint, od.cache, resolver, shared=shared)
 
     def _lsp(self, report: FileReport) -> list[types.Diagnostic]:
         related = self.host.caps.related_information
@@ -384,7 +410,8 @@ class Scheduler:
         else:
             context = self.host.context_for(od.uri, self._registry_snapshot())
             snapshot = od.document.snapshot()
-            od.job = loop.run_in_executor(self.check_executor, self._thread_check, od, snapshot, context, loop)
+            shared = self._share(od, loop)
+            od.job = loop.run_in_executor(self.check_executor, self._thread_check, od, snapshot, context, loop, shared)
         advance(od, Event.STARTED)
 
         def done(finished: asyncio.Future[Any]) -> None:
@@ -431,8 +458,39 @@ class Scheduler:
         else:
             advance(od, Event.DROPPED)  # the result is for an older text: never published
 
+    def _share(self, od: OpenDocument, loop: asyncio.AbstractEventLoop) -> WorkerShare | None:
+        """The first check of a large document (nothing cached: every unit's rules run) uses both cores: the
+        worker checks the last units while the check thread checks from the first, and the thread takes over the
+        worker's units one by one for as long as their findings have not arrived (so a slow, busy or crashed
+        worker costs nothing but the units sent). None when the check runs alone: a check since the open left
+        findings, or user models (which live in this process) are registered."""
+        if self.host.models is not None or od.cache.units or od.document is None:
+            return None
+        self.worker.start()  # if a file read for indexing has not started it yet
+        registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
+        share = WorkerShare(self.worker, registry, od.uri)
+
+        def failed(error: BaseException) -> None:
+            loop.call_soon_threadsafe(self._share_failed, od, error)
+
+        share.on_failure = failed
+        return share
+
+    def _share_failed(self, od: OpenDocument, error: BaseException) -> None:
+        """On the event loop: the worker's share failed (it crashed, or lacked the registry entries it was
+        thought to hold). The check did not wait for it; a crashed worker is started again for the next one."""
+        if self.stopped:
+            return
+        if self.worker.failed(error) is None:
+            log.error("the worker's share of checking %s failed", od.uri, exc_info=error)
+
     def _thread_check(
-        self, od: OpenDocument, snapshot: Document, context: CheckContext, loop: asyncio.AbstractEventLoop
+        self,
+        od: OpenDocument,
+        snapshot: Document,
+        context: CheckContext,
+        loop: asyncio.AbstractEventLoop,
+        shared: WorkerShare | None = None,
     ) -> tuple[FileReport, UnitIndex | None, dict[bytes, Any]]:
         """A full check of a snapshot on the check thread, with the units' values by digest for the worker."""
 
@@ -443,7 +501,11 @@ class Scheduler:
             # Other documents are read on the event loop, which owns them (it is never blocked on this thread).
             return asyncio.run_coroutine_threadsafe(resolve_on_loop(uri, pointer, target), loop).result(30)
 
-        report = self._engine(snapshot, context, od, resolve)
+        try:
+            report = self._engine(snapshot, context, od, resolve, shared)
+        finally:
+            if shared is not None:
+                shared.close(context)
         data = snapshot.data
         values = {
             hashlib.blake2b(data[node.start_byte : node.end_byte], digest_size=20).digest(): unit.value
@@ -478,6 +540,16 @@ class Scheduler:
         except OSError:
             large = False
         if large:
+            # Submitted once the worker is up and no document is being checked: a check the user waits for (the
+            # first check of a file opened as the server starts, whose share goes to the worker) is not queued
+            # behind the reads of indexing.
+            self.worker.start()
+            warming = self.worker.warming
+            if warming is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wrap_future(warming)
+            while pending := [od.job for od in self.docs.documents.values() if od.job is not None]:
+                await asyncio.wait(pending)
             try:
                 return await asyncio.wrap_future(self.worker.submit(function, path, *args))
             except Exception as error:
@@ -491,6 +563,80 @@ class Scheduler:
         self.check_executor.shutdown(wait=False, cancel_futures=True)
         self.index_executor.shutdown(wait=False, cancel_futures=True)
         self.worker.shutdown(kill=True)  # what it is doing is for a client that is gone
+
+
+class WorkerShare:
+    """The worker's share of a check the check thread runs (`SharedFindings`): the last `SHARE` of the units,
+    sent in `SHARE_CHUNKS` requests from the last units back, so that the findings of the units the thread reaches
+    last arrive first. Its findings are used as they arrive, never waited for."""
+
+    def __init__(self, pool: WorkerPool, registry: RegistryDelta, uri: str) -> None:
+        self.pool = pool
+        self.registry = registry
+        self.delivered = False
+        """Whether a request took the registry (the pool counts on its arrival; the next ones change nothing)."""
+        self.uri = uri
+        self.sent: dict[int, tuple[concurrent.futures.Future[list[list[Finding]]], int]] = {}
+        """Each unit in the worker's share: the request that has it, and its place there."""
+        self.later: list[concurrent.futures.Future[list[list[Finding]]]] = []
+        """The requests after the first (which carries the registry, and is never withdrawn)."""
+        self.on_failure: Callable[[BaseException], None] = lambda error: None
+        self._failed = False
+
+    def offer(self, units: list[Unit], ctx: CheckContext) -> None:
+        """On the check thread, once the units are read: send the worker its share (the units with their own
+        text, which a rule may parse, instead of the outline node that holds it)."""
+        count = len(units)
+        if count < SHARE_MIN_UNITS:
+            return
+        start = count - int(count * SHARE)
+        context = dataclasses.replace(ctx, registry=ToolRegistry())  # the request's delta carries it
+        size = -(-(count - start) // SHARE_CHUNKS)
+        for low in reversed(range(start, count, size)):
+            positions = list(range(low, min(low + size, count)))
+            sent = [dataclasses.replace(units[p], text=units[p].json_text) for p in positions]
+            future = self._send(context, positions, sent)
+            if future is None:
+                return
+            self.sent.update((position, (future, index)) for index, position in enumerate(positions))
+
+    def _send(
+        self, context: CheckContext, positions: list[int], units: list[Unit]
+    ) -> concurrent.futures.Future[list[list[Finding]]] | None:
+        registry = same_registry(self.registry) if self.delivered else self.registry
+        future = self.pool.submit_if_running(
+            units_in_worker, UnitsRequest(context, registry, self.uri, positions, units)
+        )
+        if future is None:
+            return None
+        if self.delivered:
+            self.later.append(future)
+        self.delivered = True
+        future.add_done_callback(self._ended)
+        return future
+
+    def findings(self, position: int) -> list[Finding] | None:
+        found = self.sent.get(position)
+        if found is None:
+            return None
+        future, index = found
+        if not future.done() or future.cancelled() or future.exception() is not None:
+            return None
+        return future.result()[index]
+
+    def close(self, ctx: CheckContext) -> None:
+        """The check is done: the requests the worker has not started are withdrawn; the registry is sent if no
+        request took it (a file with few units), as the pool counts on it."""
+        if not self.delivered:
+            self._send(dataclasses.replace(ctx, registry=ToolRegistry()), [], [])
+        for future in self.later:
+            future.cancel()
+
+    def _ended(self, future: concurrent.futures.Future[list[list[Finding]]]) -> None:
+        if future.cancelled() or (error := future.exception()) is None or self._failed:
+            return
+        self._failed = True  # one failure of the worker fails the requests after it: handled once
+        self.on_failure(error)
 
 
 __all__ = ["SETTLE_MS", "Event", "Phase", "Scheduler", "advance", "delay_ms"]

@@ -31,12 +31,12 @@ from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..document.lines import Position, PositionEncoding, Range
 from ..engine.catalog import UnitKind
-from ..engine.checker import Diagnostic, FileReport, RelatedLocation, UnitCache, check_document
+from ..engine.checker import Diagnostic, FileReport, RelatedLocation, UnitCache, check_document, run_unit_checks
 from ..engine.context import CheckContext, ToolInfo, ToolRegistry
 from ..engine.filefacts import FileFacts
+from ..engine.findings import Finding
 from ..engine.units import Split, Unit, UnitProblem
 from ..features.query import UnitIndex
-from .documents import touch
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,11 @@ class RegistryDelta:
     """How many of `version`'s changes came from the checked document (for `ToolRegistry.version_excluding`)."""
     samples: dict[str, Any]
     live: dict[str, Any]
+
+
+def same_registry(delta: RegistryDelta) -> RegistryDelta:
+    """A delta that changes nothing after `delta` (for the next of several requests sent together)."""
+    return dataclasses.replace(delta, base=delta.serial, entries={})
 
 
 class StaleRegistry(Exception):
@@ -172,6 +177,26 @@ def _registry(delta: RegistryDelta, uri: str) -> ToolRegistry:
     return ToolRegistry(by_uri, delta.version, delta.samples, delta.live, {uri: delta.own_changes})
 
 
+@dataclass(frozen=True)
+class UnitsRequest:
+    """Some units of a document whose first check the server's check thread runs meanwhile: their findings are
+    the worker's share of it (see `scheduler.WorkerShare`). The units travel read, with their dialects and their
+    own JSON text, so the worker neither receives nor parses the file."""
+
+    context: CheckContext
+    """The check's context (with the file's facts), its registry left empty (`registry` has it)."""
+    registry: RegistryDelta
+    uri: str
+    positions: list[int]
+    units: list[Unit]
+
+
+def units_in_worker(request: UnitsRequest) -> list[list[Finding]]:
+    """Runs in the worker: every unit check on each unit (the findings, by the request's order)."""
+    context = dataclasses.replace(request.context, registry=_registry(request.registry, request.uri))
+    return [run_unit_checks(unit, context) for unit in request.units]
+
+
 def check_in_worker(request: CheckRequest) -> CheckResult:
     """Runs in the worker: check the document's new text, reusing what the last check of it left."""
     context = dataclasses.replace(request.context, registry=_registry(request.registry, request.uri))
@@ -236,6 +261,8 @@ def check_in_worker(request: CheckRequest) -> CheckResult:
 def text_for(document: Document, sent: tuple[tuple[int, int], int] | None) -> Text:
     """The document's text for the worker: a patch when the worker holds the text `sent` (its token and length)
     and the edits since are still logged, else all of it."""
+    from .documents import touch  # here: the worker imports this module, and `documents` imports the LSP types
+
     token = (document.serial, document.edit_count)
     length = len(document.data)
     edits = document.edits_since(sent[0][1]) if sent is not None and sent[0][0] == document.serial else None
@@ -377,6 +404,11 @@ class WorkerPool:
         )
 
     @property
+    def warming(self) -> concurrent.futures.Future[bool] | None:
+        """Done when the worker has started and imported the engine (None: not started)."""
+        return self._warm
+
+    @property
     def ready(self) -> bool:
         """Started and done importing (a check sent now starts at once)."""
         warm = self._warm
@@ -389,6 +421,17 @@ class WorkerPool:
                 1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
             )
             self._warm = self._pool.submit(_ready)
+
+    def submit_if_running(self, function: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any] | None:
+        """Submit from another thread than the event loop's: never starts or restarts the pool (None when it
+        is not running)."""
+        pool = self._pool
+        if pool is None:
+            return None
+        try:
+            return pool.submit(function, *args)
+        except (BrokenProcessPool, RuntimeError):  # broken, or shut down meanwhile: the loop restarts it
+            return None
 
     def submit(self, function: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
         self.start()
@@ -431,4 +474,4 @@ class WorkerPool:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["CheckRequest", "CheckResult", "WorkerPool", "adopt", "check_in_worker"]
+__all__ = ["CheckRequest", "CheckResult", "UnitsRequest", "WorkerPool", "adopt", "check_in_worker", "units_in_worker"]
