@@ -120,6 +120,8 @@ class FileReport:
     """How many units this check ran the rules on (the others reused cached findings)."""
     facts: FileFacts = NO_FACTS
     """What the file said about all its units (MCP version, sent as it is)."""
+    digests: list[bytes] = field(default_factory=list)
+    """Each unit's content digest (`unit_digest`), when the check read them all."""
 
 
 def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | None:
@@ -140,7 +142,13 @@ SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
 def _content_digest(document: Document, start: int, end: int) -> bytes:
     """A unit's bytes as a cache key: a digest, so the cache does not hold a second copy of the file."""
-    return hashlib.blake2b(document.data[start:end], digest_size=20).digest()
+    return unit_digest(document.data, start, end)
+
+
+def unit_digest(data: bytearray, start: int, end: int) -> bytes:
+    """The digest of the bytes `[start, end)` (read in place: no copy of a large unit's text)."""
+    with memoryview(data) as view:
+        return hashlib.blake2b(view[start:end], digest_size=20).digest()
 
 
 def resolve_severity(finding: Finding, ctx: CheckContext) -> Severity | None:
@@ -287,7 +295,14 @@ def check_document(
             batches.append(([placer.absolute(f) for f in file_findings], 0))
     diagnostics.extend(placer.diagnostics(batches, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
-    return FileReport(kind, diagnostics, units, [s.node for s in file_split.spans], file_split, checked, facts)
+    digests = [
+        entry.content_key
+        if entry.content_key is not None
+        else unit_digest(document.data, span.node.start_byte, span.node.end_byte)
+        for entry, span in zip(entries, file_split.spans, strict=True)
+    ]
+    nodes = [s.node for s in file_split.spans]
+    return FileReport(kind, diagnostics, units, nodes, file_split, checked, facts, digests)
 
 
 def _read_units(

@@ -42,7 +42,6 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import enum
-import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -506,11 +505,7 @@ class Scheduler:
         finally:
             if shared is not None:
                 shared.close(context)
-        data = snapshot.data
-        values = {
-            hashlib.blake2b(data[node.start_byte : node.end_byte], digest_size=20).digest(): unit.value
-            for unit, node in zip(report.units, report.unit_nodes, strict=True)
-        }
+        values = dict(zip(report.digests, (unit.value for unit in report.units), strict=True))
         return report, None, values
 
     def _overran(self, future: concurrent.futures.Future[Any]) -> None:

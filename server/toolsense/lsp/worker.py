@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
-import hashlib
 import logging
 import multiprocessing
 import os
@@ -226,8 +225,7 @@ def check_in_worker(request: CheckRequest) -> CheckResult:
     report = check_document(document, context, request.kind_hint, kept.cache, later)
     stubs: list[UnitStub] = []
     values: dict[bytes, Any] = {}
-    for unit, node in zip(report.units, report.unit_nodes, strict=True):
-        digest = hashlib.blake2b(document.data[node.start_byte : node.end_byte], digest_size=20).digest()
+    for unit, digest in zip(report.units, report.digests, strict=True):
         if digest not in request.have:
             values[digest] = unit.value
         stubs.append(
