@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..document.document import Document
 from ..document.jsontree import Pointer
@@ -35,7 +35,9 @@ from ..engine.context import CheckContext, ToolInfo, ToolRegistry
 from ..engine.filefacts import FileFacts
 from ..engine.findings import Finding
 from ..engine.units import Split, Unit, UnitProblem
-from ..features.query import UnitIndex
+
+if TYPE_CHECKING:
+    from ..features.query import UnitIndex  # imported where used: the worker's start-up does without it
 
 log = logging.getLogger(__name__)
 
@@ -242,6 +244,8 @@ def check_in_worker(request: CheckRequest) -> CheckResult:
                 digest,
             )
         )
+    from ..features.query import UnitIndex
+
     index = UnitIndex.from_split(report.split, None, [unit.dialect for unit in report.units])
     return CheckResult(
         report.kind,
