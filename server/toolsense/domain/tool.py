@@ -13,7 +13,7 @@ import json
 import marshal
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from ..document.jsontree import Pointer
 from ..engine.units import Unit
@@ -239,16 +239,22 @@ class SchemaWalk:
     nodes: list[SchemaNode]
     truncated: str | None
     """Why the walk stopped early (too deep, too many subschemas), or None."""
+    keys: frozenset[str]
+    """Every key of every walked subschema: a rule looking for a keyword (`$ref`, `enum`) no subschema has skips
+    the walk."""
 
 
 def walk_schema(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000) -> SchemaWalk:
     """Every object subschema, depth first in document order, bounded by depth and count."""
     nodes: list[SchemaNode] = []
+    keys: set[str] = set()
     truncated: str | None = None
-    stack: list[tuple[Any, Pointer, int, str, bool, bool]] = [(schema, (), 0, "", False, False)]
+    new = tuple.__new__  # each stack entry is made as the node it may become (the NamedTuple's own __new__ is slower)
+    stack: list[SchemaNode] = [new(SchemaNode, ((), schema, 0, "", False, False))]
     kinds = _CHILD_KINDS
     while stack:
-        node, pointer, depth, via, conditional, in_all_of = stack.pop()
+        entry = stack.pop()
+        pointer, node, depth, _, conditional, in_all_of = entry
         if not isinstance(node, dict):
             continue
         if depth > max_depth:
@@ -257,8 +263,10 @@ def walk_schema(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000)
         if len(nodes) >= max_nodes:
             truncated = f"more than {max_nodes} subschemas (limits.max_subschemas)"
             break
-        nodes.append(SchemaNode(pointer, node, depth, via, conditional, in_all_of))
-        children: list[tuple[Any, Pointer, int, str, bool, bool]] | None = None
+        nodes.append(entry)
+        keys.update(node)
+        children: list[SchemaNode] | None = None
+        below = depth + 1
         for key, child in node.items():
             kind = kinds.get(key)
             if kind is None:
@@ -276,16 +284,19 @@ def walk_schema(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000)
             if children is None:
                 children = []
             if isinstance(child, list):
-                children.extend((sub, (*pointer, key, i), depth + 1, key, cond, all_of) for i, sub in enumerate(child))
+                children.extend(
+                    new(SchemaNode, ((*pointer, key, i), sub, below, key, cond, all_of)) for i, sub in enumerate(child)
+                )
             elif kind == _MAP:
                 children.extend(
-                    (sub, (*pointer, key, name), depth + 1, key, cond, all_of) for name, sub in child.items()
+                    new(SchemaNode, ((*pointer, key, name), sub, below, key, cond, all_of))
+                    for name, sub in child.items()
                 )
             else:
-                children.append((child, (*pointer, key), depth + 1, key, cond, all_of))
+                children.append(new(SchemaNode, ((*pointer, key), child, below, key, cond, all_of)))
         if children is not None:
             stack.extend(reversed(children))
-    return SchemaWalk(nodes, truncated)
+    return SchemaWalk(nodes, truncated, frozenset(keys))
 
 
 _MAP, _SINGLE, _LIST, _LIST_OR_SINGLE = 1, 2, 3, 4

@@ -30,6 +30,8 @@ from .schema_meta import article
 
 
 def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
+    if "$ref" not in walk.keys:
+        return
     root_id = schema.get("$id") if isinstance(schema.get("$id"), str) else None
     anchors = _anchors(walk)
     definitions = _definition_refs(schema)
@@ -133,6 +135,7 @@ def _definition_refs(schema: dict[str, Any]) -> list[str]:
 # --- default, examples, const and enum against their own schema -------------------------------------------------
 
 _ANNOTATED = ("default", "examples")
+_OWN_VALUE_KEYS = frozenset({"enum", "const", *_ANNOTATED})
 _LOCAL_DEFS = ("#/$defs/", "#/definitions/")
 _OWN_CODES = {kind: f"{OWN_VALUE.code}:{kind}" for kind in ("unknown", "missing", "type", "enum", "coercible")}
 _OWN_CODES["constraint"] = f"{OWN_VALUE.code}:constraint"
@@ -141,13 +144,20 @@ _OWN_CODES["constraint"] = f"{OWN_VALUE.code}:constraint"
 def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect: str) -> Iterator[Finding]:
     """Each `default` and `examples` item validated against the subschema it sits in (local `$defs` resolved;
     other `$ref`s make it say nothing); `const` and `enum` members against the subschema's `type`."""
+    if not _OWN_VALUE_KEYS & walk.keys:
+        return
     for entry in walk.nodes:
         if entry.conditional:
             continue
         node = entry.node
+        typed = "enum" in node or "const" in node
+        annotated = "default" in node or "examples" in node  # _ANNOTATED
+        if not typed and not annotated:
+            continue
         pointer = (*base, *entry.pointer)
-        yield from _typed_members(node, pointer)
-        if "default" not in node and "examples" not in node:  # _ANNOTATED
+        if typed:
+            yield from _typed_members(node, pointer)
+        if not annotated:
             continue
         refs = _local_refs(node)
         if refs is None:
