@@ -32,7 +32,9 @@ CURRENT, the check runs again.
 
 Full checks of documents over `worker_bytes` run in the background: in the worker process (`worker.py`) once it
 is up, on the check thread before that (and while user models, which live in this process, are registered).
-Small documents are checked in place: sending them would cost more than checking them.
+The first check of such a document on the check thread uses both cores: the worker checks the last units
+meanwhile (`WorkerShare`; the user waits for this one). Small documents are checked in place: sending them would
+cost more than checking them.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ The worker keeps its own copy of each document it checked and applies the differ
 edit, so its tree is re-parsed incrementally and unchanged units keep their reads and findings (its `UnitCache`).
 Unit values cross back only for units the server does not hold yet (by content digest): after a keystroke one
 unit's value, not the file's. Related locations in other documents are resolved by the server, which owns them.
+
+During the first check of a large document on the server's check thread, the worker checks the last units of it
+(`units_in_worker`: the units travel read, so it neither receives nor parses the file).
 """
 
 from __future__ import annotations
