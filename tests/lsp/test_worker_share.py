@@ -1,5 +1,5 @@
 """The first check of a large document on both cores: the check thread checks the first units while the worker
-checks the last ones (`scheduler.WorkerShare`). The diagnostics are exactly those of one check in the server,
+checks the last ones (`share.WorkerShare`). The diagnostics are exactly those of one check in the server,
 whether the worker's findings arrive, arrive late, or never (it crashed)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.findings import Finding
 from toolsense.lsp.app import create_server
 from toolsense.lsp.convert import to_lsp_diagnostic
-from toolsense.lsp.scheduler import SHARE, SHARE_MIN_UNITS, WorkerShare
+from toolsense.lsp.share import SHARE, SHARE_MIN_UNITS, WorkerShare
 from toolsense.lsp.worker import WorkerPool
 from toolsense.rules import CATALOG
 from toolsense.settings import Settings

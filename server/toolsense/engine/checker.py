@@ -34,15 +34,14 @@ RelatedResolver = Callable[[str, Pointer, str], Range | None]
 
 
 class SharedFindings(Protocol):
-    """Another process checking some of a check's units at the same time (the language server's worker during
-    the first check of a large file). Rules read nothing but the unit and the context, so its findings for a
-    unit are the ones this check would make."""
+    """Another process checking some units of a check meanwhile (`lsp.share`): rules read nothing but the unit and
+    the context, so its findings are the ones this check would make."""
 
     def offer(self, units: list[Unit], ctx: CheckContext) -> None:
-        """The units are read and have their dialects; none is checked yet (`ctx` has the file's facts)."""
+        """The units are read, with their dialects, and none is checked yet (`ctx` has the file's facts)."""
 
     def findings(self, position: int) -> list[Finding] | None:
-        """The other process's findings for the unit at this position, if they are there (None: check it here)."""
+        """Its findings for the unit at this position, if they are there (None: check it here)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +120,7 @@ class FileReport:
     facts: FileFacts = NO_FACTS
     """What the file said about all its units (MCP version, sent as it is)."""
     digests: list[bytes] = field(default_factory=list)
-    """Each unit's content digest (`unit_digest`), when the check read them all."""
+    """Each unit's content digest (the unit cache's key), by which the worker and the server name unit values."""
 
 
 def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | None:
@@ -140,13 +139,9 @@ def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | 
 SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
 
-def _content_digest(document: Document, start: int, end: int) -> bytes:
-    """A unit's bytes as a cache key: a digest, so the cache does not hold a second copy of the file."""
-    return unit_digest(document.data, start, end)
-
-
-def unit_digest(data: bytearray, start: int, end: int) -> bytes:
-    """The digest of the bytes `[start, end)` (read in place: no copy of a large unit's text)."""
+def _digest(data: bytearray, start: int, end: int) -> bytes:
+    """A unit's bytes `[start, end)` as a cache key: a digest, so the cache does not hold a second copy of the
+    file (read in place: no copy of a large unit's text either)."""
     with memoryview(data) as view:
         return hashlib.blake2b(view[start:end], digest_size=20).digest()
 
@@ -295,13 +290,9 @@ def check_document(
             batches.append(([placer.absolute(f) for f in file_findings], 0))
     diagnostics.extend(placer.diagnostics(batches, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
-    digests = [
-        entry.content_key
-        if entry.content_key is not None
-        else unit_digest(document.data, span.node.start_byte, span.node.end_byte)
-        for entry, span in zip(entries, file_split.spans, strict=True)
-    ]
     nodes = [s.node for s in file_split.spans]
+    data = document.data
+    digests = [e.content_key or _digest(data, n.start_byte, n.end_byte) for e, n in zip(entries, nodes, strict=True)]
     return FileReport(kind, diagnostics, units, nodes, file_split, checked, facts, digests)
 
 
@@ -322,7 +313,7 @@ def _read_units(
             entry.unit = _moved(entry.unit, span.pointer, delta)
         else:
             unit = read_unit(document, span)
-            content_key = _content_digest(document, *key) if key[1] <= size else None
+            content_key = _digest(document.data, *key) if key[1] <= size else None
             reuse = cache.content.get(content_key) if content_key is not None else None
             entry = _CachedUnit(unit, content_key)
             if reuse is not None and reuse.unit.kind == unit.kind:

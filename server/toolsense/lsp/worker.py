@@ -184,7 +184,7 @@ def _registry(delta: RegistryDelta, uri: str) -> ToolRegistry:
 @dataclass(frozen=True)
 class UnitsRequest:
     """Some units of a document whose first check the server's check thread runs meanwhile: their findings are
-    the worker's share of it (see `scheduler.WorkerShare`). The units travel read, with their dialects and their
+    the worker's share of it (see `share.WorkerShare`). The units travel read, with their dialects and their
     own JSON text, so the worker neither receives nor parses the file."""
 
     context: CheckContext
