@@ -95,6 +95,7 @@ async def _read_batch(server: ToolsenseServer, batch: list[Path]) -> list[Indexe
             server.index_executor, index_many, small, server.settings, server.max_bytes(), server.is_open
         )
     for path in large:
+        await server.scheduler.worker_free()  # a file opened meanwhile is not read: its open text speaks for it
         if not server.is_open(uri := path_to_uri(path)):
             found.append(await server.scheduler.read_file(index_one, path, server.settings, server.max_bytes(), uri))
     return found

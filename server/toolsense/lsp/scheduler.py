@@ -517,6 +517,18 @@ class Scheduler:
             log.error("checking %s failed", od.uri, exc_info=error)
         advance(od, Event.FAILED)
 
+    async def worker_free(self) -> None:
+        """Until the worker is up and no open document is being checked: large files are read for indexing after
+        that, so a check the user waits for (the first check of a file opened as the server starts, whose share
+        goes to the worker) is not queued behind them, and a file opened meanwhile need not be read at all."""
+        self.worker.start()
+        warming = self.worker.warming
+        if warming is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wrap_future(warming)
+        while pending := [od.job for od in self.docs.documents.values() if od.job is not None]:
+            await asyncio.wait(pending)
+
     async def read_file(self, function: Callable[..., _T], path: Path, *args: Any) -> _T:
         """Run `function(path, *args)` (reading a file for indexing) off the event loop: in the worker process
         for a large file, on the indexing thread otherwise."""
@@ -526,16 +538,7 @@ class Scheduler:
         except OSError:
             large = False
         if large:
-            # Submitted once the worker is up and no document is being checked: a check the user waits for (the
-            # first check of a file opened as the server starts, whose share goes to the worker) is not queued
-            # behind the reads of indexing.
-            self.worker.start()
-            warming = self.worker.warming
-            if warming is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wrap_future(warming)
-            while pending := [od.job for od in self.docs.documents.values() if od.job is not None]:
-                await asyncio.wait(pending)
+            await self.worker_free()
             try:
                 return await asyncio.wrap_future(self.worker.submit(function, path, *args))
             except Exception as error:
