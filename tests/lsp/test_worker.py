@@ -10,6 +10,7 @@ import asyncio
 import logging
 import os
 import signal
+import time
 from typing import Any
 
 import pytest
@@ -135,6 +136,10 @@ def test_a_crashed_worker_is_reported_and_started_again(caplog: pytest.LogCaptur
         try:
             od = server.open(f"{ROOT}/crash.tools.json", _tools("a", "b"), 1, "json")
             (pid,) = worker.pids()
+            # The worker is busy when the check is sent, so it dies before it could answer (a check of two tools
+            # would otherwise race the kill).
+            busy = worker.submit(time.sleep, 60)
+            await until_async(busy.running, "the worker to take the first request")
             server.check(od, "open")
             assert od.job is not None and od.worker_text is not None
             os.kill(pid, signal.SIGKILL)  # dies with the check in hand

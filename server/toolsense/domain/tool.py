@@ -13,7 +13,7 @@ import json
 import marshal
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from ..document.jsontree import Pointer
 from ..engine.units import Unit
@@ -212,9 +212,10 @@ SCHEMA_SINGLES = (
 SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
 
 
-@dataclass(frozen=True)
-class SchemaNode:
-    """One subschema: its pointer (relative to the walked schema), nesting depth, and how it was reached."""
+class SchemaNode(NamedTuple):
+    """One subschema: its pointer (relative to the walked schema), nesting depth, and how it was reached (a
+    tuple: a walk makes one per subschema of every tool, and a tuple is made several times faster than a frozen
+    dataclass)."""
 
     pointer: Pointer
     node: JsonObject
@@ -238,15 +239,22 @@ class SchemaWalk:
     nodes: list[SchemaNode]
     truncated: str | None
     """Why the walk stopped early (too deep, too many subschemas), or None."""
+    keys: frozenset[str]
+    """Every key of every walked subschema: a rule looking for a keyword (`$ref`, `enum`) no subschema has skips
+    the walk."""
 
 
 def walk_schema(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000) -> SchemaWalk:
     """Every object subschema, depth first in document order, bounded by depth and count."""
     nodes: list[SchemaNode] = []
+    keys: set[str] = set()
     truncated: str | None = None
-    stack: list[tuple[Any, Pointer, int, str, bool, bool]] = [(schema, (), 0, "", False, False)]
+    new = tuple.__new__  # each stack entry is made as the node it may become (the NamedTuple's own __new__ is slower)
+    stack: list[SchemaNode] = [new(SchemaNode, ((), schema, 0, "", False, False))]
+    kinds = _CHILD_KINDS
     while stack:
-        node, pointer, depth, via, conditional, in_all_of = stack.pop()
+        entry = stack.pop()
+        pointer, node, depth, _, conditional, in_all_of = entry
         if not isinstance(node, dict):
             continue
         if depth > max_depth:
@@ -255,23 +263,50 @@ def walk_schema(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000)
         if len(nodes) >= max_nodes:
             truncated = f"more than {max_nodes} subschemas (limits.max_subschemas)"
             break
-        nodes.append(SchemaNode(pointer, node, depth, via, conditional, in_all_of))
-        children: list[tuple[Any, Pointer, int, str, bool, bool]] = []
+        nodes.append(entry)
+        keys.update(node)
+        children: list[SchemaNode] | None = None
+        below = depth + 1
         for key, child in node.items():
+            kind = kinds.get(key)
+            if kind is None:
+                continue  # most keys of a schema are not subschemas: one lookup skips them
+            if kind in (_MAP, _SINGLE):
+                if not isinstance(child, dict):
+                    continue
+            elif kind == _LIST:
+                if not isinstance(child, list):
+                    continue
+            elif not isinstance(child, (dict, list)):  # "items": a list of schemas, or one
+                continue
             cond = conditional or key in _CONDITIONAL
             all_of = in_all_of or key == "allOf"
-            if key in SCHEMA_MAPS and isinstance(child, dict):
+            if children is None:
+                children = []
+            if isinstance(child, list):
                 children.extend(
-                    (sub, (*pointer, key, name), depth + 1, key, cond, all_of) for name, sub in child.items()
+                    new(SchemaNode, ((*pointer, key, i), sub, below, key, cond, all_of)) for i, sub in enumerate(child)
                 )
-            elif key in SCHEMA_LISTS and isinstance(child, list):
-                children.extend((sub, (*pointer, key, i), depth + 1, key, cond, all_of) for i, sub in enumerate(child))
-            elif key in SCHEMA_SINGLES and isinstance(child, dict):
-                children.append((child, (*pointer, key), depth + 1, key, cond, all_of))
-        stack.extend(reversed(children))
-    return SchemaWalk(nodes, truncated)
+            elif kind == _MAP:
+                children.extend(
+                    new(SchemaNode, ((*pointer, key, name), sub, below, key, cond, all_of))
+                    for name, sub in child.items()
+                )
+            else:
+                children.append(new(SchemaNode, ((*pointer, key), child, below, key, cond, all_of)))
+        if children is not None:
+            stack.extend(reversed(children))
+    return SchemaWalk(nodes, truncated, frozenset(keys))
 
 
+_MAP, _SINGLE, _LIST, _LIST_OR_SINGLE = 1, 2, 3, 4
+_CHILD_KINDS: dict[str, int] = {
+    **{key: _MAP for key in SCHEMA_MAPS},
+    **{key: _SINGLE for key in SCHEMA_SINGLES},
+    **{key: _LIST for key in SCHEMA_LISTS},
+    "items": _LIST_OR_SINGLE,
+}
+"""What each subschema keyword holds: a map of schemas, one schema, a list of schemas, or either (`items`)."""
 _CONDITIONAL = frozenset({"not", "if", "propertyNames", "contains", "dependentSchemas"})
 
 

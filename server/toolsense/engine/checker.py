@@ -11,7 +11,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import unquote, urlparse
 
 from tree_sitter import Node
@@ -31,6 +31,17 @@ log = logging.getLogger(__name__)
 SOURCE = "toolsense"
 
 RelatedResolver = Callable[[str, Pointer, str], Range | None]
+
+
+class SharedFindings(Protocol):
+    """Another process checking some units of a check meanwhile (`lsp.share`): rules read nothing but the unit and
+    the context, so its findings are the ones this check would make."""
+
+    def offer(self, units: list[Unit], ctx: CheckContext) -> None:
+        """The units are read, with their dialects, and none is checked yet (`ctx` has the file's facts)."""
+
+    def findings(self, position: int) -> list[Finding] | None:
+        """Its findings for the unit at this position, if they are there (None: check it here)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,8 @@ class FileReport:
     """How many units this check ran the rules on (the others reused cached findings)."""
     facts: FileFacts = NO_FACTS
     """What the file said about all its units (MCP version, sent as it is)."""
+    digests: list[bytes] = field(default_factory=list)
+    """Each unit's content digest (the unit cache's key), by which the worker and the server name unit values."""
 
 
 def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | None:
@@ -126,9 +139,11 @@ def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | 
 SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
 
-def _content_digest(document: Document, start: int, end: int) -> bytes:
-    """A unit's bytes as a cache key: a digest, so the cache does not hold a second copy of the file."""
-    return hashlib.blake2b(document.data[start:end], digest_size=20).digest()
+def _digest(data: bytearray, start: int, end: int) -> bytes:
+    """A unit's bytes `[start, end)` as a cache key: a digest, so the cache does not hold a second copy of the
+    file (read in place: no copy of a large unit's text either)."""
+    with memoryview(data) as view:
+        return hashlib.blake2b(view[start:end], digest_size=20).digest()
 
 
 def resolve_severity(finding: Finding, ctx: CheckContext) -> Severity | None:
@@ -192,11 +207,12 @@ def check_document(
     cache: UnitCache | None = None,
     related_resolver: RelatedResolver | None = None,
     facts: FileFacts | None = None,
+    shared: SharedFindings | None = None,
 ) -> FileReport:
     """Check a document; with a cache, only the units an edit touched are read and checked again.
 
     `facts` are the file's when the document is one unit cut out of it (the editor's keystroke fast path);
-    otherwise they are read from the document itself."""
+    otherwise they are read from the document itself. `shared` checks some units elsewhere meanwhile."""
     cache = cache if cache is not None else UnitCache()
     edits = document.edits_since(cache.seen_edits) if cache.document_serial == document.serial else None
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
@@ -233,13 +249,16 @@ def check_document(
     entries = _read_units(document, file_split, cache, edits)
     units = with_dialects([entry.unit for entry in entries])
     fingerprint = ctx.fingerprint()
+    if shared is not None:
+        shared.offer(units, ctx)
     checked = 0
     placer = _Placer(document, file_split, related_resolver)
     batches: list[tuple[list[_Placed], int]] = []
     for position, (entry, unit, span) in enumerate(zip(entries, units, file_split.spans, strict=True)):
         entry.unit = unit
         if entry.findings is None or entry.fingerprint != fingerprint or entry.checked_as != (unit.kind, unit.dialect):
-            entry.findings = run_unit_checks(unit, ctx)
+            made = shared.findings(position) if shared is not None else None
+            entry.findings = made if made is not None else run_unit_checks(unit, ctx)
             entry.fingerprint, entry.checked_as = fingerprint, (unit.kind, unit.dialect)
             entry.placed = None
             checked += 1
@@ -271,7 +290,10 @@ def check_document(
             batches.append(([placer.absolute(f) for f in file_findings], 0))
     diagnostics.extend(placer.diagnostics(batches, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
-    return FileReport(kind, diagnostics, units, [s.node for s in file_split.spans], file_split, checked, facts)
+    nodes = [s.node for s in file_split.spans]
+    data = document.data
+    digests = [e.content_key or _digest(data, n.start_byte, n.end_byte) for e, n in zip(entries, nodes, strict=True)]
+    return FileReport(kind, diagnostics, units, nodes, file_split, checked, facts, digests)
 
 
 def _read_units(
@@ -291,7 +313,7 @@ def _read_units(
             entry.unit = _moved(entry.unit, span.pointer, delta)
         else:
             unit = read_unit(document, span)
-            content_key = _content_digest(document, *key) if key[1] <= size else None
+            content_key = _digest(document.data, *key) if key[1] <= size else None
             reuse = cache.content.get(content_key) if content_key is not None else None
             entry = _CachedUnit(unit, content_key)
             if reuse is not None and reuse.unit.kind == unit.kind:

@@ -378,21 +378,22 @@ def certainly_valid(schema: JsonValue, value: JsonValue, validating: frozenset[s
             if key == "$id":
                 return False  # an $id to resolve: the validator decides
             continue
-        if key in _LATER:
+        check = _QUICK.get(key)  # one lookup per keyword, the common ones first below
+        if check is _LATER_CHECK:
             continue
-        if key == "type":
-            if not _typed(value, argument):
+        if check is _TYPE_CHECK:
+            if type(argument) is str:
+                if _has_type(value, argument) is not True:
+                    return False
+            elif not _typed(value, argument):
                 return False
-        elif key == "enum":
+        elif check is _ENUM_CHECK:
             if type(argument) is not list or not any(_same(value, allowed) for allowed in argument):
                 return False
-        elif key == "const":
-            if not _same(value, argument):
-                return False
-        elif key in _BOUNDS:
+        elif check is _BOUND_CHECK:
             if _is_number(value) and (not _is_number(argument) or not _BOUNDS[key](value, argument)):
                 return False
-        elif key in _LENGTHS:
+        elif check is _LENGTH_CHECK:
             applies_to, is_max = _LENGTHS[key]
             if type(argument) is not int:
                 return False
@@ -400,12 +401,15 @@ def certainly_valid(schema: JsonValue, value: JsonValue, validating: frozenset[s
                 size = len(value)  # code points for strings, as jsonschema counts
                 if size > argument if is_max else size < argument:
                     return False
-        elif key == "allOf":
+        elif check is _CONST_CHECK:
+            if not _same(value, argument):
+                return False
+        elif check is _ALL_OF_CHECK:
             if type(argument) is not list or not argument:
                 return False
             if not all(certainly_valid(branch, value, validating, depth + 1) for branch in argument):
                 return False
-        elif key == "anyOf":
+        elif check is _ANY_OF_CHECK:
             # jsonschema tries the branches in order and stops at the first that passes; a branch before it may
             # fail or break (an invalid subschema), which only the validator can tell apart: the first must pass.
             if type(argument) is not list or not argument:
@@ -424,6 +428,22 @@ def certainly_valid(schema: JsonValue, value: JsonValue, validating: frozenset[s
     return "required" not in schema or type(schema["required"]) is list
 
 
+(_LATER_CHECK, _TYPE_CHECK, _ENUM_CHECK, _CONST_CHECK, _BOUND_CHECK, _LENGTH_CHECK, _ALL_OF_CHECK, _ANY_OF_CHECK) = (
+    object() for _ in range(8)
+)
+_QUICK: dict[str, object] = {
+    **dict.fromkeys(_LATER, _LATER_CHECK),
+    "type": _TYPE_CHECK,
+    "enum": _ENUM_CHECK,
+    "const": _CONST_CHECK,
+    **dict.fromkeys(_BOUNDS, _BOUND_CHECK),
+    **dict.fromkeys(_LENGTHS, _LENGTH_CHECK),
+    "allOf": _ALL_OF_CHECK,
+    "anyOf": _ANY_OF_CHECK,
+}
+"""How `certainly_valid` checks each keyword it handles (any other validating keyword: the validator decides)."""
+
+
 def _typed(value: JsonValue, kind: Any) -> bool:
     if type(kind) is str:
         return _has_type(value, kind) is True
@@ -435,8 +455,11 @@ def _typed(value: JsonValue, kind: Any) -> bool:
 
 def _object_valid(schema: dict[str, Any], value: dict[str, Any], validating: frozenset[str], depth: int) -> bool:
     required = schema.get("required", [])
-    if not isinstance(required, list) or not all(isinstance(name, str) and name in value for name in required):
+    if not isinstance(required, list):
         return False
+    for name in required:
+        if not isinstance(name, str) or name not in value:
+            return False
     properties = schema.get("properties", {})
     if not isinstance(properties, dict):
         return False
@@ -445,8 +468,10 @@ def _object_valid(schema: dict[str, Any], value: dict[str, Any], validating: fro
         return False
     for key, item in value.items():
         sub = properties.get(key, extra)
-        if key not in properties and sub is False:
+        if sub is True:
+            continue
+        if sub is False and key not in properties:
             return False
-        if sub is not True and not certainly_valid(sub, item, validating, depth + 1):
+        if not certainly_valid(sub, item, validating, depth + 1):
             return False
     return True

@@ -103,20 +103,13 @@ async def _read_batch(server: ToolsenseServer, batch: list[FoundFile], large_fro
         )
     if large and (wait := large_from - loop.time()) > 0:
         await asyncio.sleep(wait)
-        await _after_open_checks(server)
     for file in large:
+        await server.scheduler.worker_free()  # a file opened meanwhile is not read: its open text speaks for it
         if not server.is_open(file.uri):
             found.append(
                 await server.scheduler.read_file(index_one, file.path, server.settings, server.max_bytes(), file.uri)
             )
     return found
-
-
-async def _after_open_checks(server: ToolsenseServer) -> None:
-    """Wait while an open document is checked off the event loop: both want the one interpreter, and the user
-    waits for the open document's diagnostics, not for the index."""
-    while pending := [od.job for od in server.documents.values() if od.job is not None and not od.job.done()]:
-        await asyncio.wait(pending)
 
 
 def _record(server: ToolsenseServer, uri: str, kind: UnitKind | None, tools: list[ToolInfo]) -> bool:
@@ -161,7 +154,7 @@ async def index_workspace(server: ToolsenseServer) -> None:
         for start in range(0, len(paths), _BATCH):
             if generation != server.index_generation:
                 return  # settings changed: a newer indexing run has started
-            await _after_open_checks(server)
+            await server.scheduler.open_checks_done()
             batch = paths[start : start + _BATCH]
             read = await _read_batch(server, batch, large_from)
             # Indexing is activity: a full collection (it walks every object, the index's too) waits for its end.

@@ -32,16 +32,18 @@ CURRENT, the check runs again.
 
 Full checks of documents over `worker_bytes` run in the background: in the worker process (`worker.py`) once it
 is up, on the check thread before that (and while user models, which live in this process, are registered).
-Small documents are checked in place: sending them would cost more than checking them.
+The first check of such a document on the check thread uses both cores: the worker checks the last units
+meanwhile (`WorkerShare`; the user waits for this one). Small documents are checked in place: sending them would
+cost more than checking them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import dataclasses
 import enum
-import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -54,7 +56,7 @@ from lsprotocol import types
 from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..document.lines import Range
-from ..engine.checker import FileReport, RelatedResolver, check_document
+from ..engine.checker import FileReport, RelatedResolver, SharedFindings, check_document
 from ..engine.context import CheckContext, ToolRegistry
 from ..engine.unit_check import check_units
 from ..features.query import UnitIndex
@@ -64,8 +66,17 @@ from .collector import IdleCollector
 from .convert import to_lsp_diagnostic
 from .documents import DocumentStore
 from .registry_feed import RegistryFeed
+from .share import WorkerShare
 from .state import ClientSupport, OpenDocument, Phase
-from .worker import WORKER_TIMEOUT_S, CheckRequest, CheckResult, WorkerPool, adopt, check_in_worker, text_for
+from .worker import (
+    WORKER_TIMEOUT_S,
+    CheckRequest,
+    CheckResult,
+    WorkerPool,
+    adopt,
+    check_in_worker,
+    text_for,
+)
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -294,9 +305,14 @@ class Scheduler:
         self._checked(od, reason, started)
 
     def _engine(
-        self, document: Document, context: CheckContext, od: OpenDocument, resolver: RelatedResolver
+        self,
+        document: Document,
+        context: CheckContext,
+        od: OpenDocument,
+        resolver: RelatedResolver,
+        shared: SharedFindings | None = None,
     ) -> FileReport:
-        return check_document(document, context, od.kind_hint, od.cache, resolver)
+        return check_document(document, context, od.kind_hint, od.cache, resolver, shared=shared)
 
     def _lsp(self, report: FileReport) -> list[types.Diagnostic]:
         related = self.host.caps.related_information
@@ -384,7 +400,8 @@ class Scheduler:
         else:
             context = self.host.context_for(od.uri, self._registry_snapshot())
             snapshot = od.document.snapshot()
-            od.job = loop.run_in_executor(self.check_executor, self._thread_check, od, snapshot, context, loop)
+            shared = self._share(od, loop)
+            od.job = loop.run_in_executor(self.check_executor, self._thread_check, od, snapshot, context, loop, shared)
         advance(od, Event.STARTED)
 
         def done(finished: asyncio.Future[Any]) -> None:
@@ -431,8 +448,39 @@ class Scheduler:
         else:
             advance(od, Event.DROPPED)  # the result is for an older text: never published
 
+    def _share(self, od: OpenDocument, loop: asyncio.AbstractEventLoop) -> WorkerShare | None:
+        """The first check of a large document (nothing cached: every unit's rules run) uses both cores: the
+        worker checks the last units while the check thread checks from the first, and the thread takes over the
+        worker's units one by one for as long as their findings have not arrived (so a slow, busy or crashed
+        worker costs nothing but the units sent). None when the check runs alone: a check since the open left
+        findings, or user models (which live in this process) are registered."""
+        if self.host.models is not None or od.cache.units or od.document is None:
+            return None
+        self.worker.start()  # if a file read for indexing has not started it yet
+        registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
+        share = WorkerShare(self.worker, registry, od.uri)
+
+        def failed(error: BaseException) -> None:
+            loop.call_soon_threadsafe(self._share_failed, od, error)
+
+        share.on_failure = failed
+        return share
+
+    def _share_failed(self, od: OpenDocument, error: BaseException) -> None:
+        """On the event loop: the worker's share failed (it crashed, or lacked the registry entries it was
+        thought to hold). The check did not wait for it; a crashed worker is started again for the next one."""
+        if self.stopped:
+            return
+        if self.worker.failed(error) is None:
+            log.error("the worker's share of checking %s failed", od.uri, exc_info=error)
+
     def _thread_check(
-        self, od: OpenDocument, snapshot: Document, context: CheckContext, loop: asyncio.AbstractEventLoop
+        self,
+        od: OpenDocument,
+        snapshot: Document,
+        context: CheckContext,
+        loop: asyncio.AbstractEventLoop,
+        shared: WorkerShare | None = None,
     ) -> tuple[FileReport, UnitIndex | None, dict[bytes, Any]]:
         """A full check of a snapshot on the check thread, with the units' values by digest for the worker."""
 
@@ -443,12 +491,12 @@ class Scheduler:
             # Other documents are read on the event loop, which owns them (it is never blocked on this thread).
             return asyncio.run_coroutine_threadsafe(resolve_on_loop(uri, pointer, target), loop).result(30)
 
-        report = self._engine(snapshot, context, od, resolve)
-        data = snapshot.data
-        values = {
-            hashlib.blake2b(data[node.start_byte : node.end_byte], digest_size=20).digest(): unit.value
-            for unit, node in zip(report.units, report.unit_nodes, strict=True)
-        }
+        try:
+            report = self._engine(snapshot, context, od, resolve, shared)
+        finally:
+            if shared is not None:
+                shared.close(context)
+        values = dict(zip(report.digests, (unit.value for unit in report.units), strict=True))
         return report, None, values
 
     def _overran(self, future: concurrent.futures.Future[Any]) -> None:
@@ -469,6 +517,23 @@ class Scheduler:
             log.error("checking %s failed", od.uri, exc_info=error)
         advance(od, Event.FAILED)
 
+    async def worker_free(self) -> None:
+        """Until the worker is up and no open document is being checked: large files are read for indexing after
+        that, so a check the user waits for (the first check of a file opened as the server starts, whose share
+        goes to the worker) is not queued behind them, and a file opened meanwhile need not be read at all."""
+        self.worker.start()
+        warming = self.worker.warming
+        if warming is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wrap_future(warming)
+        await self.open_checks_done()
+
+    async def open_checks_done(self) -> None:
+        """Until no open document is being checked off the event loop: indexing wants the same interpreter, and
+        the user waits for the open document's diagnostics, not for the index."""
+        while pending := [od.job for od in self.docs.documents.values() if od.job is not None and not od.job.done()]:
+            await asyncio.wait(pending)
+
     async def read_file(self, function: Callable[..., _T], path: Path, *args: Any) -> _T:
         """Run `function(path, *args)` (reading a file for indexing) off the event loop: in the worker process
         for a large file, on the indexing thread otherwise."""
@@ -478,6 +543,7 @@ class Scheduler:
         except OSError:
             large = False
         if large:
+            await self.worker_free()
             try:
                 return await asyncio.wrap_future(self.worker.submit(function, path, *args))
             except Exception as error:

@@ -9,13 +9,15 @@ The worker keeps its own copy of each document it checked and applies the differ
 edit, so its tree is re-parsed incrementally and unchanged units keep their reads and findings (its `UnitCache`).
 Unit values cross back only for units the server does not hold yet (by content digest): after a keystroke one
 unit's value, not the file's. Related locations in other documents are resolved by the server, which owns them.
+
+During the first check of a large document on the server's check thread, the worker checks the last units of it
+(`units_in_worker`: the units travel read, so it neither receives nor parses the file).
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
-import hashlib
 import logging
 import multiprocessing
 import os
@@ -25,18 +27,20 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..document.lines import Position, PositionEncoding, Range
 from ..engine.catalog import UnitKind
-from ..engine.checker import Diagnostic, FileReport, RelatedLocation, UnitCache, check_document
+from ..engine.checker import Diagnostic, FileReport, RelatedLocation, UnitCache, check_document, run_unit_checks
 from ..engine.context import CheckContext, ToolInfo, ToolRegistry
 from ..engine.filefacts import FileFacts
+from ..engine.findings import Finding
 from ..engine.units import Split, Unit, UnitProblem
-from ..features.query import UnitIndex
-from .documents import touch
+
+if TYPE_CHECKING:
+    from ..features.query import UnitIndex  # imported where used: the worker's start-up does without it
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +69,11 @@ class RegistryDelta:
     """How many of `version`'s changes came from the checked document (for `ToolRegistry.version_excluding`)."""
     samples: dict[str, Any]
     live: dict[str, Any]
+
+
+def same_registry(delta: RegistryDelta) -> RegistryDelta:
+    """A delta that changes nothing after `delta` (for the next of several requests sent together)."""
+    return dataclasses.replace(delta, base=delta.serial, entries={})
 
 
 class StaleRegistry(Exception):
@@ -172,6 +181,26 @@ def _registry(delta: RegistryDelta, uri: str) -> ToolRegistry:
     return ToolRegistry(by_uri, delta.version, delta.samples, delta.live, {uri: delta.own_changes})
 
 
+@dataclass(frozen=True)
+class UnitsRequest:
+    """Some units of a document whose first check the server's check thread runs meanwhile: their findings are
+    the worker's share of it (see `share.WorkerShare`). The units travel read, with their dialects and their
+    own JSON text, so the worker neither receives nor parses the file."""
+
+    context: CheckContext
+    """The check's context (with the file's facts), its registry left empty (`registry` has it)."""
+    registry: RegistryDelta
+    uri: str
+    positions: list[int]
+    units: list[Unit]
+
+
+def units_in_worker(request: UnitsRequest) -> list[list[Finding]]:
+    """Runs in the worker: every unit check on each unit (the findings, by the request's order)."""
+    context = dataclasses.replace(request.context, registry=_registry(request.registry, request.uri))
+    return [run_unit_checks(unit, context) for unit in request.units]
+
+
 def check_in_worker(request: CheckRequest) -> CheckResult:
     """Runs in the worker: check the document's new text, reusing what the last check of it left."""
     context = dataclasses.replace(request.context, registry=_registry(request.registry, request.uri))
@@ -201,8 +230,7 @@ def check_in_worker(request: CheckRequest) -> CheckResult:
     report = check_document(document, context, request.kind_hint, kept.cache, later)
     stubs: list[UnitStub] = []
     values: dict[bytes, Any] = {}
-    for unit, node in zip(report.units, report.unit_nodes, strict=True):
-        digest = hashlib.blake2b(document.data[node.start_byte : node.end_byte], digest_size=20).digest()
+    for unit, digest in zip(report.units, report.digests, strict=True):
         if digest not in request.have:
             values[digest] = unit.value
         stubs.append(
@@ -219,6 +247,8 @@ def check_in_worker(request: CheckRequest) -> CheckResult:
                 digest,
             )
         )
+    from ..features.query import UnitIndex
+
     index = UnitIndex.from_split(report.split, None, [unit.dialect for unit in report.units])
     return CheckResult(
         report.kind,
@@ -236,6 +266,8 @@ def check_in_worker(request: CheckRequest) -> CheckResult:
 def text_for(document: Document, sent: tuple[tuple[int, int], int] | None) -> Text:
     """The document's text for the worker: a patch when the worker holds the text `sent` (its token and length)
     and the edits since are still logged, else all of it."""
+    from .documents import touch  # here: the worker imports this module, and `documents` imports the LSP types
+
     token = (document.serial, document.edit_count)
     length = len(document.data)
     edits = document.edits_since(sent[0][1]) if sent is not None and sent[0][0] == document.serial else None
@@ -377,6 +409,11 @@ class WorkerPool:
         )
 
     @property
+    def warming(self) -> concurrent.futures.Future[bool] | None:
+        """Done when the worker has started and imported the engine (None: not started)."""
+        return self._warm
+
+    @property
     def ready(self) -> bool:
         """Started and done importing (a check sent now starts at once)."""
         warm = self._warm
@@ -389,6 +426,17 @@ class WorkerPool:
                 1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=(os.getpid(),)
             )
             self._warm = self._pool.submit(_ready)
+
+    def submit_if_running(self, function: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any] | None:
+        """Submit from another thread than the event loop's: never starts or restarts the pool (None when it
+        is not running)."""
+        pool = self._pool
+        if pool is None:
+            return None
+        try:
+            return pool.submit(function, *args)
+        except (BrokenProcessPool, RuntimeError):  # broken, or shut down meanwhile: the loop restarts it
+            return None
 
     def submit(self, function: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
         self.start()
@@ -431,4 +479,4 @@ class WorkerPool:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["CheckRequest", "CheckResult", "WorkerPool", "adopt", "check_in_worker"]
+__all__ = ["CheckRequest", "CheckResult", "UnitsRequest", "WorkerPool", "adopt", "check_in_worker", "units_in_worker"]

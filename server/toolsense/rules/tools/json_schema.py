@@ -211,6 +211,8 @@ def _unknown_type(pointer: Pointer, name: str) -> Finding:
 
 
 def _required(walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
+    if "required" not in walk.keys:
+        return
     for entry in walk.nodes:
         node = entry.node
         required = node.get("required")
@@ -238,6 +240,8 @@ def _required(walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
 
 
 def _enum_duplicates(walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
+    if "enum" not in walk.keys:
+        return
     for entry in walk.nodes:
         values = entry.node.get("enum")
         if not isinstance(values, list):

@@ -227,6 +227,7 @@ def quick_valid(schema: JsonValue, cls: type[Validator], limit: int = 20_000) ->
     if cls not in (Draft7Validator, Draft202012Validator):
         return False
     draft7 = cls is Draft7Validator
+    checks = _QUICK_CHECKS
     stack: list[Any] = [schema]
     seen = 0
     while stack:
@@ -239,63 +240,98 @@ def quick_valid(schema: JsonValue, cls: type[Validator], limit: int = 20_000) ->
         if not isinstance(node, dict):
             return False
         for key, value in node.items():
-            if key not in _META_KEYWORDS or (key in _ANY and key not in ("enum", "examples")):
-                continue
-            if key in ("enum", "examples"):
-                if not isinstance(value, list):
-                    return False
-            elif key == "type":
-                kinds = [value] if isinstance(value, str) else value
-                if not isinstance(kinds, list) or not kinds or len(set(map(str, kinds))) != len(kinds):
-                    return False
-                if not all(isinstance(k, str) and k in _SIMPLE_TYPES for k in kinds):
-                    return False
-            elif key in _STRINGS:
+            check = checks.get(key)
+            if check is None:
+                continue  # not a meta-schema keyword, or one whose value any JSON value satisfies
+            if check is _STRING:
                 if not isinstance(value, str):
                     return False
-            elif key in _COUNTS:
+            elif check is _TYPE:
+                if isinstance(value, str):
+                    if value not in _SIMPLE_TYPES:
+                        return False
+                elif not _type_list(value):
+                    return False
+            elif check is _MAP:
+                if not isinstance(value, dict):
+                    return False
+                stack.extend(value.values())
+            elif check is _COUNT:
                 if type(value) is not int or value < 0:
                     return False
-            elif key in _NUMBERS:
+            elif check is _NUMBER:
                 if type(value) not in (int, float):
                     return False
-            elif key == "multipleOf":
-                if type(value) not in (int, float) or value <= 0:
-                    return False
-            elif key in _FLAGS:
-                if not isinstance(value, bool):
-                    return False
-            elif key == "required":
+            elif check is _REQUIRED:
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     return False
                 if len(set(value)) != len(value):
                     return False
-            elif key == "pattern":
-                if not isinstance(value, str) or not _compiles(value):
+            elif check is _LIST_OF_VALUES:
+                if not isinstance(value, list):
                     return False
-            elif key == "$ref":
-                if not isinstance(value, str) or not _SAFE_REF.fullmatch(value):
+            elif check is _FLAG:
+                if not isinstance(value, bool):
                     return False
-            elif key in _SCHEMA_MAPS:
-                if not isinstance(value, dict):
-                    return False
-                stack.extend(value.values())
-            elif key in _SCHEMA_LISTS:
+            elif check is _ONE:
+                stack.append(value)
+            elif check is _LIST:
                 if not isinstance(value, list) or not value:
                     return False
                 stack.extend(value)
-            elif key in _SCHEMA_ONE:
-                stack.append(value)
-            elif key == "items":
+            elif check is _ITEMS:
                 if isinstance(value, list):
                     if not draft7:
                         return False
                     stack.extend(value)
                 else:
                     stack.append(value)
+            elif check is _PATTERN:
+                if not isinstance(value, str) or not _compiles(value):
+                    return False
+            elif check is _REF:
+                if not isinstance(value, str) or not _SAFE_REF.fullmatch(value):
+                    return False
+            elif check is _MULTIPLE:
+                if type(value) not in (int, float) or value <= 0:
+                    return False
             else:
                 return False  # a meta-schema keyword the fast path does not handle
     return True
+
+
+def _type_list(value: Any) -> bool:
+    """A list of distinct simple type names (`type`'s other form)."""
+    if not isinstance(value, list) or not value or len(set(map(str, value))) != len(value):
+        return False
+    return all(isinstance(k, str) and k in _SIMPLE_TYPES for k in value)
+
+
+def _quick_checks() -> dict[str, object]:
+    """What the fast path checks of each meta-schema keyword (absent: nothing to check), in one lookup per key."""
+    checks: dict[str, object] = dict.fromkeys(_META_KEYWORDS - _ANY, _UNHANDLED)
+    checks.update(dict.fromkeys(("enum", "examples"), _LIST_OF_VALUES))
+    checks["type"] = _TYPE
+    checks.update(dict.fromkeys(_STRINGS, _STRING))
+    checks.update(dict.fromkeys(_COUNTS, _COUNT))
+    checks.update(dict.fromkeys(_NUMBERS, _NUMBER))
+    checks["multipleOf"] = _MULTIPLE
+    checks.update(dict.fromkeys(_FLAGS, _FLAG))
+    checks["required"] = _REQUIRED
+    checks["pattern"] = _PATTERN
+    checks["$ref"] = _REF
+    checks.update(dict.fromkeys(_SCHEMA_MAPS, _MAP))
+    checks.update(dict.fromkeys(_SCHEMA_LISTS, _LIST))
+    checks.update(dict.fromkeys(_SCHEMA_ONE, _ONE))
+    checks["items"] = _ITEMS
+    return {key: check for key, check in checks.items() if key in _META_KEYWORDS}
+
+
+(_UNHANDLED, _LIST_OF_VALUES, _TYPE, _STRING, _COUNT, _NUMBER, _MULTIPLE, _FLAG, _REQUIRED, _PATTERN, _REF) = (
+    object() for _ in range(11)
+)
+(_MAP, _LIST, _ONE, _ITEMS) = (object() for _ in range(4))
+_QUICK_CHECKS = _quick_checks()
 
 
 @functools.lru_cache(maxsize=1024)

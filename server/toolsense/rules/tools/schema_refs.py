@@ -30,6 +30,8 @@ from .schema_meta import article
 
 
 def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
+    if "$ref" not in walk.keys:
+        return
     root_id = schema.get("$id") if isinstance(schema.get("$id"), str) else None
     anchors = _anchors(walk)
     definitions = _definition_refs(schema)
@@ -133,6 +135,7 @@ def _definition_refs(schema: dict[str, Any]) -> list[str]:
 # --- default, examples, const and enum against their own schema -------------------------------------------------
 
 _ANNOTATED = ("default", "examples")
+_OWN_VALUE_KEYS = frozenset({"enum", "const", *_ANNOTATED})
 _LOCAL_DEFS = ("#/$defs/", "#/definitions/")
 _OWN_CODES = {kind: f"{OWN_VALUE.code}:{kind}" for kind in ("unknown", "missing", "type", "enum", "coercible")}
 _OWN_CODES["constraint"] = f"{OWN_VALUE.code}:constraint"
@@ -141,13 +144,20 @@ _OWN_CODES["constraint"] = f"{OWN_VALUE.code}:constraint"
 def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect: str) -> Iterator[Finding]:
     """Each `default` and `examples` item validated against the subschema it sits in (local `$defs` resolved;
     other `$ref`s make it say nothing); `const` and `enum` members against the subschema's `type`."""
+    if not _OWN_VALUE_KEYS & walk.keys:
+        return
     for entry in walk.nodes:
         if entry.conditional:
             continue
         node = entry.node
+        typed = "enum" in node or "const" in node
+        annotated = "default" in node or "examples" in node  # _ANNOTATED
+        if not typed and not annotated:
+            continue
         pointer = (*base, *entry.pointer)
-        yield from _typed_members(node, pointer)
-        if not any(key in node for key in _ANNOTATED):
+        if typed:
+            yield from _typed_members(node, pointer)
+        if not annotated:
             continue
         refs = _local_refs(node)
         if refs is None:
@@ -199,11 +209,39 @@ def _local_refs(node: JsonValue) -> bool | None:
     return found
 
 
-_CHECKER = Draft202012Validator.TYPE_CHECKER
-
-
 def _of_type(value: JsonValue, kinds: list[str]) -> bool:
-    return any(_CHECKER.is_type(value, kind) for kind in kinds)
+    """Whether a JSON value is of one of the types, as Draft 2020-12's type checker says (a float with an integer
+    value is an integer; a bool is neither a number nor an integer), without its per-call dispatch."""
+    for kind in kinds:
+        if kind == "string":
+            if isinstance(value, str):
+                return True
+        elif kind == "number":
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return True
+        elif kind == "integer":
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+                return True
+        elif kind == "boolean":
+            if isinstance(value, bool):
+                return True
+        elif kind == "object":
+            if isinstance(value, dict):
+                return True
+        elif kind == "array":
+            if isinstance(value, list):
+                return True
+        elif kind == "null":
+            if value is None:
+                return True
+        elif _CHECKER.is_type(value, kind):
+            return True
+    return False
+
+
+_CHECKER = Draft202012Validator.TYPE_CHECKER
 
 
 def _a(value: JsonValue) -> str:
@@ -212,6 +250,8 @@ def _a(value: JsonValue) -> str:
 
 
 def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
+    if "enum" not in node and "const" not in node:
+        return  # most subschemas: nothing to say, and this runs for each of them
     kinds = types_of(node)
     if not kinds or not all(kind in JSON_TYPES for kind in kinds) or not isinstance(node.get("type"), (str, list)):
         return
@@ -242,6 +282,8 @@ def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
 
 
 def enum_key(value: JsonValue) -> str:
+    if type(value) is str:
+        return '"' + value  # only strings start with a quote (canonical JSON would too), and this is injective
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, (int, float)):
