@@ -7,9 +7,9 @@ import asyncio
 
 from lsprotocol import types
 
-from toolsense.lsp import scheduler
+from toolsense.lsp import phases
 from toolsense.lsp.app import create_server
-from toolsense.lsp.scheduler import TRANSITIONS, Event
+from toolsense.lsp.phases import TRANSITIONS, Event
 from toolsense.lsp.state import Phase
 
 TOOLS = (
@@ -19,7 +19,7 @@ TOOLS = (
 
 def _documented() -> dict[Phase, dict[Event, Phase]]:
     """The table in the module docstring, read back (`R_` stands for `RUNNING_`, `-` for no transition)."""
-    doc = scheduler.__doc__ or ""
+    doc = phases.__doc__ or ""
     lines = [line.split() for line in doc.splitlines() if line.startswith("    ")]
     header, rows = lines[0], lines[1:]
     events = [Event[name] for name in header[3:]]  # after "phase \\ event"
