@@ -155,3 +155,18 @@ def test_the_first_check_of_a_large_file_is_shared_and_the_worker_then_checks_it
             server.stop_work()
 
     asyncio.run(run())
+
+
+def test_a_message_larger_than_a_large_document_starts_the_worker_before_it_is_read() -> None:
+    """The transport announces each frame's length before its body; one over `worker_bytes` (a large file's
+    didOpen) starts the worker, so its start-up overlaps reading and decoding the message."""
+    server = create_server()
+    scheduler = server.scheduler
+    try:
+        scheduler.message_coming(scheduler.worker_bytes)
+        assert scheduler.worker.warming is None, "a message no larger than worker_bytes starts nothing"
+        scheduler.message_coming(scheduler.worker_bytes + 1)
+        assert scheduler.worker.warming is not None
+        until(lambda: scheduler.worker.ready, "the worker process to start", timeout=120)
+    finally:
+        server.stop_work()

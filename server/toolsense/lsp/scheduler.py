@@ -406,6 +406,14 @@ class Scheduler:
             log.error("checking %s failed", od.uri, exc_info=error)
         advance(od, Event.FAILED)
 
+    def message_coming(self, length: int) -> None:
+        """A message of `length` bytes is being read. One larger than `worker_bytes` carries a large document
+        (`didOpen`, or a whole-text change), whose first check the worker will share: it starts now, while the
+        message is read and decoded (~0.3 s at 22 MB), instead of when the check begins, so its start-up (~0.5 s
+        of CPU, on the other core) is over when the units are handed out."""
+        if length > self.worker_bytes and not self.stopped:
+            self.worker.start()
+
     async def worker_free(self) -> None:
         """Until the worker is up and no open document is being checked: large files are read for indexing after
         that, so a check the user waits for (the first check of a file opened as the server starts, whose share

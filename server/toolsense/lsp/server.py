@@ -150,7 +150,12 @@ class ToolsenseServer(LanguageServer):
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         transport = StdioTransport(
-            self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, self.max_message_bytes, self.stop_work
+            self,
+            stdin or sys.stdin.buffer,
+            stdout or sys.stdout.buffer,
+            self.max_message_bytes,
+            self.stop_work,
+            self.scheduler.message_coming,
         )
 
         async def serve() -> int:

@@ -45,9 +45,13 @@ _CONTENT_LENGTH = re.compile(rb"content-length:[ \t]*(\d+)", re.IGNORECASE)
 class FrameReader:
     """LSP frames (`Content-Length: n`, other headers, a blank line, n bytes) from a blocking binary stream."""
 
-    def __init__(self, stream: BinaryIO, max_body: Callable[[], int]) -> None:
+    def __init__(
+        self, stream: BinaryIO, max_body: Callable[[], int], on_length: Callable[[int], None] | None = None
+    ) -> None:
         self.stream = stream
         self.max_body = max_body
+        self.on_length = on_length
+        """Told each accepted frame's length before its body is read."""
         self.skipped = 0
         """Frames skipped so far (bad or absurd lengths)."""
 
@@ -75,6 +79,8 @@ class FrameReader:
                     )
                     length = None
                     continue
+                if self.on_length is not None:
+                    self.on_length(length)
                 body = self.stream.read(length) if length else b""
                 if len(body) < length:
                     return None  # the stream ended inside the body
@@ -100,12 +106,16 @@ class StdioTransport:
         stdout: BinaryIO,
         max_body: Callable[[], int],
         on_close: Callable[[], None],
+        on_length: Callable[[int], None] | None = None,
     ) -> None:
         self.server = server
         self.protocol = server.protocol
         self.stdin = stdin
         self.stdout = stdout
-        self.reader = FrameReader(stdin, max_body)
+        self.reader = FrameReader(stdin, max_body, self._announced if on_length is not None else None)
+        self.on_length = on_length
+        """Called on the event loop with each frame's length before its body is read (a large document is
+        coming: the server can start what it will need for it while the body is read and decoded)."""
         self.on_close = on_close
         self.shut_down = False
         self.exit_code = 0
@@ -114,6 +124,12 @@ class StdioTransport:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- on the reader thread -------------------------------------------------------------------------------
+
+    def _announced(self, length: int) -> None:
+        loop, on_length = self._loop, self.on_length
+        if loop is not None and on_length is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(on_length, length)
 
     def _read(self) -> None:
         loop = self._loop
