@@ -20,6 +20,9 @@ class _Scheduler:
         self.read.append(path)
         return function(path, *args)
 
+    async def worker_free(self) -> None:
+        """No worker here: nothing to wait for."""
+
 
 class _Server:
     """What `_read_batch` asks of the server: which files are open, where to read, the settings."""
