@@ -439,7 +439,7 @@ def automation_references(query: CursorQuery, include_declaration: bool) -> list
     if not name:
         return None
     env = _env(query)
-    root = root_value(query.document.root)
+    root = root_value(query.document.outline)
     found: list[TargetLocation] = [declaration] if include_declaration and declaration is not None else []
     for ref in references(view):
         if ref.segments[0].text != name:

@@ -292,7 +292,7 @@ def _start_by_scan(data: bytes | bytearray, start: int, depth: int, offset: int)
 
 
 def _start_of(document: Document, pointer: Pointer) -> int | None:
-    root = root_value(document.root)
+    root = root_value(document.outline)
     if root is None:
         return None
     location = locate(root, pointer)

@@ -150,20 +150,29 @@ DEFAULT_FOLD_LIMIT = 20_000
 
 
 def folding_ranges(document: Document, limit: int | None = None) -> list[Fold]:
-    """Objects and arrays spanning lines, outermost first until the limit (the client's `rangeLimit`)."""
+    """Objects and arrays spanning lines, outermost first until the limit (the client's `rangeLimit`).
+
+    Read from the document's outline when it has one: a container's members are visited (and, in a light
+    outline, scanned) only when the walk reaches them, so a 22 MB file is neither parsed whole nor expanded
+    beyond the folds returned."""
     limit = DEFAULT_FOLD_LIMIT if limit is None or limit <= 0 else limit
     lines = document.lines
     result: list[Fold] = []
-    queue: deque[Node] = deque(document.root.named_children)
+    # Breadth first over nodes; an entry `(node, True)` stands for node's children, put in its place only when
+    # popped, so the order is that of queueing the children at once without asking for them early.
+    queue: deque[tuple[Node, bool]] = deque([(document.outline, True)])
     while queue and len(result) < limit:
-        node = queue.popleft()
+        node, members = queue.popleft()
+        if members:
+            queue.extendleft((child, False) for child in reversed(node.named_children))
+            continue
         kind = node.type
         if kind in ("object", "array"):
             if lines.line_of(node.end_byte) > lines.line_of(node.start_byte):
                 result.append(Fold(node.start_byte, node.end_byte - 1))
-                queue.extend(node.named_children)
+                queue.append((node, True))
         elif kind in ("pair", "ERROR", "document"):
-            queue.extend(node.named_children)
+            queue.append((node, True))
         elif kind == "comment" and lines.line_of(node.end_byte) > lines.line_of(node.start_byte):
             result.append(Fold(node.start_byte, node.end_byte - 1, comment=True))
     result.sort(key=lambda fold: fold.start)

@@ -59,13 +59,13 @@ class Source:
 
     @cached_property
     def syntax_error_spans(self) -> list[tuple[int, int]]:
-        if not self.document.root.has_error:
+        if not self.document.has_error:
             return []
         return [(start, end) for start, end, _ in syntax_errors(self.document)]
 
     def find(self, pointer: Pointer) -> Location | None:
         """The nodes at an absolute pointer (JSON Lines files: the first part picks the line's value)."""
-        found = locate(self.document.root, pointer, self.cache)
+        found = locate(self.document.outline, pointer, self.cache)
         if not found.complete or found.value.type == "document":
             return None  # a pointer into nothing, or the whole of an empty or multi-value file
         return found
