@@ -456,11 +456,10 @@ def automation_references(query: CursorQuery, include_declaration: bool) -> list
     return found
 
 
-def _reference_location(query: CursorQuery, root: object, base: Pointer, ref: Reference) -> TargetLocation:
+def _reference_location(query: CursorQuery, root: Node | None, base: Pointer, ref: Reference) -> TargetLocation:
     pointer = (*base, *ref.pointer)
     if root is None or ref.token is None:
         return TargetLocation(query.uri, pointer, target="value")
-    assert isinstance(root, Node)
     range_ = place(query.document, root, pointer, "value", (ref.segments[0].start, ref.segments[-1].end))
     return TargetLocation(query.uri, range=range_)
 
