@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from ..document.document import Document
 from ..document.jsontree import Pointer, locate, member, pair_key, pairs, string_value, value_children
+from ..document.outline import LightNode
 from ..engine.catalog import UnitKind
 from ..engine.detect import detect, skeleton
 from ..engine.units import split
@@ -124,7 +125,8 @@ def document_symbols(document: Document, kind_hint: UnitKind | None) -> list[Sym
     children = len(file_split.spans) <= MAX_UNITS_WITH_CHILDREN
     result: list[Symbol] = []
     for index, span in enumerate(file_split.spans):
-        node = span.node
+        # An outlined unit is read from a copy: its scanned members are not kept in the outline afterwards.
+        node = span.node.detached() if isinstance(span.node, LightNode) else span.node
         if node.type != "object":
             continue
         if span.kind == "tool":
