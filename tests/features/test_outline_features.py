@@ -46,9 +46,13 @@ def _tools(count: int, wrapped: bool = False) -> bytes:
 @pytest.mark.parametrize("limit", [None, 1, 7, 40, 400])
 def test_folding_ranges_read_the_outline_only_as_far_as_the_limit(wrapped: bool, limit: int | None) -> None:
     outlined, whole = _both(_tools(40, wrapped))
+    units = outlined.outline.named_children[0]
+    units = units.named_children[0].named_children[1] if wrapped else units
+    unread = [unit._named is None for unit in units.named_children]
     found = folding_ranges(outlined, limit)
     assert found == folding_ranges(whole, limit)
     assert len(found) == (limit or len(found))
+    assert [unit._named is None for unit in units.named_children] == unread  # read from copies
     assert outlined._tree is None
 
 

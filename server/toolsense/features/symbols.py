@@ -167,6 +167,8 @@ def folding_ranges(document: Document, limit: int | None = None) -> list[Fold]:
     while queue and len(result) < limit:
         node, members = queue.popleft()
         if members:
+            if isinstance(node, LightNode):
+                node = node.detached()  # the members scanned here are not kept in the outline
             queue.extendleft((child, False) for child in reversed(node.named_children))
             continue
         kind = node.type
