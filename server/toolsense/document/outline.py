@@ -283,6 +283,15 @@ class LightNode:
             raise AttributeError(name)
         return getattr(self.node, name)
 
+    def detached(self) -> LightNode:
+        """This node as a copy whose members, scanned when asked for, are not kept in the outline (a one-off
+        read of every unit, such as the document's symbols, leaves no expanded nodes behind)."""
+        if self._named is not None:
+            return self
+        copy = LightNode(self.outline, self.type, self.start_byte, self.end_byte, self.parent, self.value)
+        copy._depth, copy._error = self._depth, self._error
+        return copy
+
     def __repr__(self) -> str:
         return f"<LightNode {self.type} {self.start_byte}..{self.end_byte}>"
 

@@ -439,7 +439,7 @@ def automation_references(query: CursorQuery, include_declaration: bool) -> list
     if not name:
         return None
     env = _env(query)
-    root = root_value(query.document.root)
+    root = root_value(query.document.outline)
     found: list[TargetLocation] = [declaration] if include_declaration and declaration is not None else []
     for ref in references(view):
         if ref.segments[0].text != name:
@@ -456,11 +456,10 @@ def automation_references(query: CursorQuery, include_declaration: bool) -> list
     return found
 
 
-def _reference_location(query: CursorQuery, root: object, base: Pointer, ref: Reference) -> TargetLocation:
+def _reference_location(query: CursorQuery, root: Node | None, base: Pointer, ref: Reference) -> TargetLocation:
     pointer = (*base, *ref.pointer)
     if root is None or ref.token is None:
         return TargetLocation(query.uri, pointer, target="value")
-    assert isinstance(root, Node)
     range_ = place(query.document, root, pointer, "value", (ref.segments[0].start, ref.segments[-1].end))
     return TargetLocation(query.uri, range=range_)
 

@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from ..document.cursor import CursorContext, cursor_context
 from ..document.document import ByteEdit, Document
-from ..document.jsontree import Pointer, locate, pair_key, value_children
+from ..document.jsontree import Pointer, pair_key, value_children
 from ..engine.catalog import UnitKind
 from ..engine.context import ToolRegistry
 from ..engine.units import Split, call_dialect, root_value, split, tool_dialect
@@ -289,14 +289,6 @@ def _start_by_scan(data: bytes | bytearray, start: int, depth: int, offset: int)
             level -= 1
         i += 1
     return found
-
-
-def _start_of(document: Document, pointer: Pointer) -> int | None:
-    root = root_value(document.root)
-    if root is None:
-        return None
-    location = locate(root, pointer)
-    return location.value.start_byte if location.complete else None
 
 
 def build_query(

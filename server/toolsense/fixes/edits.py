@@ -24,6 +24,7 @@ from ..document.jsontree import (
     string_content_offsets,
     value_children,
 )
+from ..document.outline import LightNode
 from ..engine.findings import FixEdit, InsertMembers, MoveMember, RemoveMember, RenameKey, ReplaceInString, ReplaceValue
 from ..engine.placement import syntax_errors
 from .layout import (
@@ -59,13 +60,13 @@ class Source:
 
     @cached_property
     def syntax_error_spans(self) -> list[tuple[int, int]]:
-        if not self.document.root.has_error:
+        if not self.document.has_error:
             return []
         return [(start, end) for start, end, _ in syntax_errors(self.document)]
 
     def find(self, pointer: Pointer) -> Location | None:
         """The nodes at an absolute pointer (JSON Lines files: the first part picks the line's value)."""
-        found = locate(self.document.root, pointer, self.cache)
+        found = locate(self.document.outline, pointer, self.cache)
         if not found.complete or found.value.type == "document":
             return None  # a pointer into nothing, or the whole of an empty or multi-value file
         return found
@@ -136,8 +137,10 @@ def _same(a: Node, b: Node) -> bool:
     return a.start_byte == b.start_byte and a.end_byte == b.end_byte and a.type == b.type
 
 
-def _neighbour_comma(container: Node, item: Node, after: bool) -> Node | None:
+def _neighbour_comma(data: bytearray, container: Node, item: Node, after: bool) -> tuple[int, int] | None:
     """The comma right after (or before) item among the container's tokens, comments skipped."""
+    if isinstance(container, LightNode):
+        return _gap_comma(data, container, item, after)
     children = container.children
     index = next(i for i, child in enumerate(children) if _same(child, item))
     step = 1 if after else -1
@@ -145,8 +148,32 @@ def _neighbour_comma(container: Node, item: Node, after: bool) -> Node | None:
     while 0 <= index < len(children):
         child = children[index]
         if child.type != "comment":
-            return child if child.type == "," else None
+            return (child.start_byte, child.end_byte) if child.type == "," else None
         index += step
+    return None
+
+
+def _gap_comma(data: bytearray, container: LightNode, item: Node, after: bool) -> tuple[int, int] | None:
+    """`_neighbour_comma` in an outlined container, whose children are its members and brackets only: the comma
+    is in the text between item and its neighbour member (or bracket), among blanks and comments."""
+    named = container.named_children
+    index = next(i for i, child in enumerate(named) if child.start_byte == item.start_byte)
+    if after:
+        start, end = item.end_byte, named[index + 1].start_byte if index + 1 < len(named) else container.end_byte - 1
+    else:
+        start, end = named[index - 1].end_byte if index > 0 else container.start_byte + 1, item.start_byte
+    at = start
+    while at < end:
+        if data.startswith(b"//", at):
+            at = data.find(b"\n", at, end)
+            at = end if at < 0 else at
+        elif data.startswith(b"/*", at):
+            close = data.find(b"*/", at + 2, end)
+            at = end if close < 0 else close + 2
+        elif data[at] == 0x2C:
+            return at, at + 1
+        else:
+            at += 1
     return None
 
 
@@ -172,14 +199,14 @@ def _remove(source: Source, pointer: Pointer) -> list[TextEdit]:
         rest = interior.replace(data[item.start_byte : item.end_byte], b"", 1)
         if rest.strip() == b"":
             return [TextEdit(opening.end_byte, closing.start_byte, "")]  # `{ "a": 1 }` → `{}`
-    trailing = _neighbour_comma(container, item, after=True)
-    leading = None if trailing is not None else _neighbour_comma(container, item, after=False)
-    after = trailing.end_byte if trailing is not None else item.end_byte
+    trailing = _neighbour_comma(data, container, item, after=True)
+    leading = None if trailing is not None else _neighbour_comma(data, container, item, after=False)
+    after = trailing[1] if trailing is not None else item.end_byte
     row_start = line_start(document, item.start_byte)
     content_end = line_content_end(document, after)
     edits: list[TextEdit] = []
     if leading is not None:
-        edits.append(TextEdit(leading.start_byte, leading.end_byte, ""))
+        edits.append(TextEdit(*leading, ""))
     if only_blanks(data[row_start : item.start_byte]) and blank_or_line_comment(data[after:content_end]):
         next_start = next_line_start(document, after)
         if next_start > content_end:  # the member's lines go, terminators included: no blank line is left

@@ -3,6 +3,7 @@ still parses (snippets read as the text they insert once accepted)."""
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from tree_sitter import Point
 
 from ..document.document import Document, new_parser
+from ..document.outline import LightNode
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SNIPPET_SPECIAL = re.compile(r"([\\$}])")
@@ -84,10 +86,20 @@ def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
     """Whether the document with these edits (snippets as plain text) parses without a syntax error.
 
     A few edits re-parse incrementally from the document's tree (cost: the edited region); many edits parse
-    the result from scratch.
+    the result from scratch. A document read from its outline (large, clean, never parsed whole) parses only
+    the outlined value the edits lie inside.
     """
     plain = [TextEdit(e.start, e.end, _plain(e)) for e in edits]
+    top = document.outline
+    if isinstance(top, LightNode) and not top.has_error:
+        if not plain:
+            return True
+        inside = _value_around(top, min(e.start for e in plain), max(e.end for e in plain))
+        if inside is not None and (clean := _one_clean_value(document, inside, plain)) is not None:
+            return clean
     data = apply_edits(document.data, plain)
+    if isinstance(top, LightNode):
+        return not new_parser().parse(data).root_node.has_error  # no tree to re-parse from; none is kept
     if len(plain) > _FRESH_PARSE_EDITS:
         return not new_parser().parse(data).root_node.has_error
     tree = document.tree.copy()
@@ -104,6 +116,44 @@ def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
             new_end_point=_end_point(start, text),
         )
     return not new_parser().parse(data, tree).root_node.has_error
+
+
+_LOCAL_PARSE_SIZE = 1 << 16
+"""The outline is descended (its values scanned) only until the value around the edits is this small."""
+
+
+def _value_around(top: LightNode, start: int, end: int) -> LightNode | None:
+    """The smallest outlined object or array whose brackets hold [start, end) strictly inside, descending no
+    further than needed (None: only the document holds it, or a value there was read by tree-sitter)."""
+    node, found = top, None
+    while found is None or found.end_byte - found.start_byte > _LOCAL_PARSE_SIZE:
+        named = node.named_children
+        at = bisect.bisect_right(named, start, key=lambda child: child.start_byte) - 1
+        child = named[at] if at >= 0 else None
+        if not isinstance(child, LightNode) or end > child.end_byte:
+            break
+        if child.type in ("object", "array"):
+            if not child.start_byte < start or not end < child.end_byte:
+                break
+            found = child
+        elif child.type != "pair":
+            break
+        node = child
+    return found
+
+
+def _one_clean_value(document: Document, value: LightNode, plain: Sequence[TextEdit]) -> bool | None:
+    """Whether value's text with the edits is one value without a syntax error, alone — then so is the whole
+    document, whose rest is unchanged strict JSON; None when the edited text is not one value there (a value
+    split in two, say): the whole text decides."""
+    start = value.start_byte
+    shifted = [TextEdit(e.start - start, e.end - start, e.text) for e in plain]
+    text = apply_edits(document.data[start : value.end_byte], shifted)
+    root = new_parser().parse(text).root_node
+    values = [child for child in root.named_children if child.type != "comment"]
+    if len(values) != 1 or values[0].start_byte != 0 or values[0].end_byte != len(text):
+        return None
+    return not root.has_error
 
 
 def _plain(edit: TextEdit) -> str:

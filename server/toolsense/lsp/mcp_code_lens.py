@@ -33,7 +33,7 @@ def register(server: ToolsenseServer) -> None:
         if report is None or report.kind != "mcp_config" or not report.units:
             return None
         unit = report.units[0]
-        root = root_value(od.document.root)
+        root = root_value(od.document.outline)
         if root is None:
             return None
         lenses = []
