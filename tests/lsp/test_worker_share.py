@@ -170,3 +170,59 @@ def test_a_message_larger_than_a_large_document_starts_the_worker_before_it_is_r
         until(lambda: scheduler.worker.ready, "the worker process to start", timeout=120)
     finally:
         server.stop_work()
+
+
+def test_after_the_shared_first_check_the_worker_keeps_the_text_so_a_breaking_edit_travels_as_a_patch() -> None:
+    """Once the worker is up it gets the text the first check read (and checks it once): the check after an
+    edit that breaks the JSON sends the worker only the edit, and publishes what a fresh check of the new text
+    says."""
+
+    async def run() -> None:
+        server = create_server()
+        published: list[types.PublishDiagnosticsParams] = []
+        server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign,assignment]
+        scheduler = server.scheduler
+        scheduler.worker_bytes = 0
+        sent: list[Any] = []
+        submit = scheduler.worker.submit
+
+        def record(function: Any, *args: Any) -> Any:
+            sent.extend(args)
+            return submit(function, *args)
+
+        scheduler.worker.submit = record  # type: ignore[method-assign]
+        failures: list[BaseException] = []
+        failed = scheduler.worker.failed
+
+        def failing(error: BaseException) -> str | None:
+            failures.append(error)
+            return failed(error)
+
+        scheduler.worker.failed = failing  # type: ignore[method-assign]
+        try:
+            od = server.open(URI, TEXT, 1, "json")
+            server.check(od, "open")
+            assert od.job is not None and od.worker_text is None, "the first check runs on the check thread"
+            await server.wait_checked(od)
+            await until_async(lambda: od.worker_text is not None, "the worker to be handed the text", timeout=120)
+            assert [request.text.base for request in sent] == [None], "the whole text, once"
+            line = TEXT.splitlines()[8]
+            column = line.index('"t7"') + 2
+            broken = types.Range(types.Position(8, column), types.Position(8, column))
+            server.change(od, 2, [types.TextDocumentContentChangePartial(range=broken, text='"')])
+            server.check(od, "open")
+            assert od.job is not None
+            await server.wait_checked(od)
+            assert len(sent) == 2 and sent[1].text.base is not None, "the edit alone"
+            assert len(sent[1].text.data) < 100
+            assert failures == []
+            new_text = od.document.text if od.document is not None else ""
+            fresh = check_document(Document(URI, bytearray(new_text.encode())), _context(), None, UnitCache())
+            assert any(d.code == "TS001" for d in fresh.diagnostics), "the edit broke the JSON"
+            expected = [to_lsp_diagnostic(d, False, server.client_uri) for d in fresh.diagnostics]
+            assert published[-1].version == 2
+            assert published[-1].diagnostics == expected
+        finally:
+            server.stop_work()
+
+    asyncio.run(run())
