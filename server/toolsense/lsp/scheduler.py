@@ -39,7 +39,7 @@ from .convert import to_lsp_diagnostic
 from .documents import DocumentStore
 from .phases import RUNNING_PHASES, SETTLE_MS, Event, advance, delay_ms
 from .registry_feed import RegistryFeed
-from .share import WorkerShare
+from .share import WorkerShare, on_loop
 from .state import ClientSupport, OpenDocument, Phase
 from .worker import (
     WORKER_TIMEOUT_S,
@@ -340,12 +340,10 @@ class Scheduler:
             advance(od, Event.DROPPED)  # the result is for an older text: never published
 
     def _prime_worker(self, od: OpenDocument) -> None:
-        """A large document was just checked in this process (its first check, shared with the worker): the
-        worker now gets the text that was checked and checks it once, off the user's way, so that its own copy
-        is outlined and its unit cache full. The next check in the worker, after an edit, is then sent as a
-        patch: a keystroke that breaks the JSON keeps the worker's outline (only the broken unit is re-read), and
-        only the units an edit touched run their rules. Without it, that first check sent the whole text, already
-        broken: parsed whole with tree-sitter and every unit checked again (3.5 s in a 22 MB file)."""
+        """After the first check of a large document ran here (shared with the worker), the worker gets the text
+        and checks it once, off the user's way: its copy is outlined and its unit cache full, so the next check
+        there travels as a patch (a keystroke that breaks the JSON: 3.5 s in a 22 MB file before, when the whole
+        broken text was sent, parsed by tree-sitter and every unit checked again)."""
         if od.document is None or len(od.data) <= self.worker_bytes or od.worker_text is not None:
             return
         if self.stopped or self.host.models is not None or self.docs.documents.get(od.uri) is not od:
@@ -354,7 +352,7 @@ class Scheduler:
         if not self.worker.ready:
             warming = self.worker.warming
             if warming is not None and not warming.done():  # still starting: once it is up
-                warming.add_done_callback(lambda _: _on_loop(loop, self._prime_worker, od))
+                warming.add_done_callback(lambda _: on_loop(loop, self._prime_worker, od))
             return
         context = self.host.context_for(od.uri, ToolRegistry())
         registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
@@ -366,7 +364,7 @@ class Scheduler:
 
         def ended(finished: concurrent.futures.Future[CheckResult]) -> None:
             if not finished.cancelled() and (error := finished.exception()) is not None:
-                _on_loop(loop, self._prime_failed, od, error)
+                on_loop(loop, self._prime_failed, od, error)
 
         future.add_done_callback(ended)
 
@@ -389,7 +387,7 @@ class Scheduler:
         share = WorkerShare(self.worker, registry, od.uri)
 
         def failed(error: BaseException) -> None:
-            loop.call_soon_threadsafe(self._share_failed, od, error)
+            on_loop(loop, self._share_failed, od, error)
 
         share.on_failure = failed
         return share
@@ -412,12 +410,12 @@ class Scheduler:
     ) -> tuple[FileReport, UnitIndex | None, dict[bytes, Any]]:
         """A full check of a snapshot on the check thread, with the units' values by digest for the worker."""
 
-        async def resolve_on_loop(uri: str, pointer: Pointer, target: str) -> Range | None:
+        async def resolveon_loop(uri: str, pointer: Pointer, target: str) -> Range | None:
             return self.docs.resolve_range(uri, pointer, target)
 
         def resolve(uri: str, pointer: Pointer, target: str) -> Range | None:
             # Other documents are read on the event loop, which owns them (it is never blocked on this thread).
-            return asyncio.run_coroutine_threadsafe(resolve_on_loop(uri, pointer, target), loop).result(30)
+            return asyncio.run_coroutine_threadsafe(resolveon_loop(uri, pointer, target), loop).result(30)
 
         try:
             report = self._engine(snapshot, context, od, resolve, shared)
@@ -493,12 +491,6 @@ class Scheduler:
         self.check_executor.shutdown(wait=False, cancel_futures=True)
         self.index_executor.shutdown(wait=False, cancel_futures=True)
         self.worker.shutdown(kill=True)  # what it is doing is for a client that is gone
-
-
-def _on_loop(loop: asyncio.AbstractEventLoop, function: Callable[..., Any], *args: Any) -> None:
-    """From another thread: run on the event loop, unless it has closed (the server is ending)."""
-    with contextlib.suppress(RuntimeError):
-        loop.call_soon_threadsafe(function, *args)
 
 
 __all__ = ["Scheduler"]

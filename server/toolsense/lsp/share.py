@@ -8,9 +8,12 @@ arrive, arrive late (the thread has checked those units itself by then) or never
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import contextlib
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 from ..engine.context import CheckContext, ToolRegistry
 from ..engine.findings import Finding
@@ -99,4 +102,10 @@ class WorkerShare:
         self.on_failure(error)
 
 
-__all__ = ["SHARE", "SHARE_CHUNKS", "SHARE_MIN_UNITS", "WorkerShare"]
+def on_loop(loop: asyncio.AbstractEventLoop, function: Callable[..., Any], *args: Any) -> None:
+    """From a worker's callback thread: run on the event loop, unless it has closed (the server is ending)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(function, *args)
+
+
+__all__ = ["SHARE", "SHARE_CHUNKS", "SHARE_MIN_UNITS", "WorkerShare", "on_loop"]
