@@ -21,6 +21,7 @@ from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.findings import Finding
 from toolsense.lsp.app import create_server
 from toolsense.lsp.convert import to_lsp_diagnostic
+from toolsense.lsp.server import ToolsenseServer
 from toolsense.lsp.share import SHARE, SHARE_MIN_UNITS, WorkerShare
 from toolsense.lsp.worker import WorkerPool
 from toolsense.rules import CATALOG
@@ -116,24 +117,31 @@ def test_a_worker_crash_mid_split_still_gives_every_diagnostic(pool: WorkerPool)
     assert report.diagnostics == _alone().diagnostics
 
 
+def _observed_server() -> tuple[ToolsenseServer, list[types.PublishDiagnosticsParams], list[BaseException]]:
+    """A server that sends every full check of a document to the worker's side (`worker_bytes` 0), with what
+    it publishes and the worker's failures recorded (the real ones still handled)."""
+    server = create_server()
+    published: list[types.PublishDiagnosticsParams] = []
+    server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign,assignment]
+    server.scheduler.worker_bytes = 0
+    failures: list[BaseException] = []
+    failed = server.scheduler.worker.failed
+
+    def record(error: BaseException) -> str | None:
+        failures.append(error)
+        return failed(error)
+
+    server.scheduler.worker.failed = record  # type: ignore[method-assign]
+    return server, published, failures
+
+
 def test_the_first_check_of_a_large_file_is_shared_and_the_worker_then_checks_it_alone() -> None:
     """The server's first check runs on the check thread with the worker's share (the worker is still
     starting); the registry the share sent is the one the next check, in the worker, builds on."""
 
     async def run() -> None:
-        server = create_server()
-        published: list[types.PublishDiagnosticsParams] = []
-        server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign,assignment]
+        server, published, failures = _observed_server()
         scheduler = server.scheduler
-        scheduler.worker_bytes = 0
-        failures: list[BaseException] = []
-        failed = scheduler.worker.failed
-
-        def record(error: BaseException) -> str | None:
-            failures.append(error)
-            return failed(error)
-
-        scheduler.worker.failed = record  # type: ignore[method-assign]
         try:
             od = server.open(URI, TEXT, 1, "json")
             server.check(od, "open")
@@ -178,11 +186,8 @@ def test_after_the_shared_first_check_the_worker_keeps_the_text_so_a_breaking_ed
     says."""
 
     async def run() -> None:
-        server = create_server()
-        published: list[types.PublishDiagnosticsParams] = []
-        server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign,assignment]
+        server, published, failures = _observed_server()
         scheduler = server.scheduler
-        scheduler.worker_bytes = 0
         sent: list[Any] = []
         submit = scheduler.worker.submit
 
@@ -191,14 +196,6 @@ def test_after_the_shared_first_check_the_worker_keeps_the_text_so_a_breaking_ed
             return submit(function, *args)
 
         scheduler.worker.submit = record  # type: ignore[method-assign]
-        failures: list[BaseException] = []
-        failed = scheduler.worker.failed
-
-        def failing(error: BaseException) -> str | None:
-            failures.append(error)
-            return failed(error)
-
-        scheduler.worker.failed = failing  # type: ignore[method-assign]
         try:
             od = server.open(URI, TEXT, 1, "json")
             server.check(od, "open")
