@@ -273,3 +273,23 @@ def test_a_broken_element_of_a_large_document_is_read_alone(
     document.replace_bytes(element_start, old_end + len(document.data) - len(text), text[element_start:old_end])
     document.reparse()
     assert _result(document, cache) == before == _fresh(bytearray(text))
+
+
+def test_a_cached_map_member_is_not_reused_where_the_broken_file_reads_it_as_a_plain_element() -> None:
+    """Found by the property test: a name-keyed map's member takes its name from its key. When an edit breaks
+    the file, the same bytes read as a plain element with no name; the unit cache must not hand back the value
+    that the key had named (the check then missed 'Missing required property name')."""
+    value = _shapes([_tool(i, b) for i, b in enumerate([True, False])])[2]
+    document = Document(URI, bytearray(_dump(value, None, False)), outline_limit=0)
+    cache = UnitCache()
+    assert _result(document, cache) == _fresh(document.data)
+    del value["tool_11"]["name"]
+    start, end, new = _diff(bytes(document.data), _dump(value, None, False))
+    document.replace_bytes(start, end, new)
+    document.reparse()
+    assert _result(document, cache) == _fresh(document.data)
+    document.replace_bytes(103, 106, b",")  # breaks tool_00: the map no longer reads as one
+    document.reparse()
+    result = _result(document, cache)
+    assert result == _fresh(document.data)
+    assert any("Missing required property 'name'" in str(d) for d in result[0])

@@ -7,7 +7,6 @@ again; the others keep their value and findings (their pointers are relative, so
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
 from .findings import MAX_RELATED, Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
+from .unit_keys import digest, old_span, reads_alike
 from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
 
 log = logging.getLogger(__name__)
@@ -123,27 +123,7 @@ class FileReport:
     """Each unit's content digest (the unit cache's key), by which the worker and the server name unit values."""
 
 
-def _old_span(start: int, end: int, edits: list[ByteEdit]) -> tuple[int, int] | None:
-    """Map a span in the new text back through the edits; None when an edit touched it (or its edges)."""
-    for edit in reversed(edits):
-        if end < edit.start:
-            continue
-        if start > edit.new_end:
-            shift = edit.new_end - edit.old_end
-            start, end = start - shift, end - shift
-            continue
-        return None
-    return start, end
-
-
 SEVERITY_BY_LABEL = {s.label: s for s in Severity}
-
-
-def _digest(data: bytearray, start: int, end: int) -> bytes:
-    """A unit's bytes `[start, end)` as a cache key: a digest, so the cache does not hold a second copy of the
-    file (read in place: no copy of a large unit's text either)."""
-    with memoryview(data) as view:
-        return hashlib.blake2b(view[start:end], digest_size=20).digest()
 
 
 def resolve_severity(finding: Finding, ctx: CheckContext) -> Severity | None:
@@ -292,7 +272,7 @@ def check_document(
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
     nodes = [s.node for s in file_split.spans]
     data = document.data
-    digests = [e.content_key or _digest(data, n.start_byte, n.end_byte) for e, n in zip(entries, nodes, strict=True)]
+    digests = [e.content_key or digest(data, n.start_byte, n.end_byte) for e, n in zip(entries, nodes, strict=True)]
     return FileReport(kind, diagnostics, units, nodes, file_split, checked, facts, digests)
 
 
@@ -306,17 +286,17 @@ def _read_units(
     size = len(document.data)
     for span in file_split.spans:
         key = (span.node.start_byte, span.node.end_byte)
-        old = _old_span(*key, edits) if edits is not None else None
+        old = old_span(*key, edits) if edits is not None else None
         entry = cache.units.get(old) if old is not None else None
-        if entry is not None and entry.unit.kind == span.kind and old is not None:
+        if entry is not None and reads_alike(entry.unit, span) and old is not None:
             delta = key[0] - old[0]
             entry.unit = _moved(entry.unit, span.pointer, delta)
         else:
             unit = read_unit(document, span)
-            content_key = _digest(document.data, *key) if key[1] <= size else None
+            content_key = digest(document.data, *key) if key[1] <= size else None
             reuse = cache.content.get(content_key) if content_key is not None else None
             entry = _CachedUnit(unit, content_key)
-            if reuse is not None and reuse.unit.kind == unit.kind:
+            if reuse is not None and reads_alike(reuse.unit, span):
                 entry.findings, entry.fingerprint, entry.checked_as = (
                     reuse.findings,
                     reuse.fingerprint,
