@@ -277,13 +277,7 @@ class Scheduler:
         in_worker = self.host.models is None and self.worker.ready
         deadline: asyncio.TimerHandle | None = None
         if in_worker:
-            context = self.host.context_for(od.uri, ToolRegistry())
-            registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
-            text = text_for(od.document, od.worker_text)
-            od.worker_text = (text.token, text.length)
-            have = frozenset(od.unit_values)
-            request = CheckRequest(od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have)
-            future = self.worker.submit(check_in_worker, request)
+            future = self._check_in_worker(od)
             deadline = loop.call_later(WORKER_TIMEOUT_S, self._overran, future)
             od.job = asyncio.wrap_future(future)
         else:
@@ -339,6 +333,18 @@ class Scheduler:
         else:
             advance(od, Event.DROPPED)  # the result is for an older text: never published
 
+    def _check_in_worker(self, od: OpenDocument) -> concurrent.futures.Future[CheckResult]:
+        """Send the worker a check of the document: the text as a patch of what it holds (`od.worker_text`), the
+        registry entries it lacks, and the unit values the server holds already (not sent back)."""
+        assert od.document is not None
+        context = self.host.context_for(od.uri, ToolRegistry())
+        registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
+        text = text_for(od.document, od.worker_text)
+        od.worker_text = (text.token, text.length)
+        have = frozenset(od.unit_values)
+        request = CheckRequest(od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have)
+        return self.worker.submit(check_in_worker, request)
+
     def _prime_worker(self, od: OpenDocument) -> None:
         """After the first check of a large document ran here (shared with the worker), the worker gets the text
         and checks it once, off the user's way: its copy is outlined and its unit cache full, so the next check
@@ -354,13 +360,7 @@ class Scheduler:
             if warming is not None and not warming.done():  # still starting: once it is up
                 warming.add_done_callback(lambda _: on_loop(loop, self._prime_worker, od))
             return
-        context = self.host.context_for(od.uri, ToolRegistry())
-        registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
-        text = text_for(od.document, None)
-        have = frozenset(od.unit_values)  # every value: the answer carries none back
-        request = CheckRequest(od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have)
-        future = self.worker.submit(check_in_worker, request)
-        od.worker_text = (text.token, text.length)
+        future = self._check_in_worker(od)  # the whole text (none sent yet); no value comes back
 
         def ended(finished: concurrent.futures.Future[CheckResult]) -> None:
             if not finished.cancelled() and (error := finished.exception()) is not None:
