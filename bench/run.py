@@ -22,6 +22,9 @@ median, p95 and peak RSS, and the peer's figure where it does the same work:
   time until indexing ends (`$/progress` end).
 - `cli`: `toolsense check --stats` on the 20,000 files with `--jobs 1` and with every core: files/s, the CPU
   time of all its processes and the peak RSS of the largest.
+- `cli-startup`: fresh `toolsense --version`, `--help`, `rules` and `check` of one small file, median wall and CPU
+  time against their targets, and each command's slowest imports (`-X importtime`); see startup.py. It needs no
+  generated file: `python bench/run.py --sizes --cases cli-startup` runs it alone.
 """
 
 from __future__ import annotations
@@ -41,9 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generate import DEFAULT_SIZES, tools_text, write_workspace
 from lspclient import LspClient
+from startup import run_case as startup_case
 
 PEER_DIR = Path(__file__).resolve().parents[2] / "shared" / "peer-bench"
-CASES = ("engine", "indexing", "breaking", "workspace", "cli")
+CASES = ("engine", "indexing", "breaking", "workspace", "cli", "cli-startup")
 BENCH_MAX_FILE_MB = 32
 """The 5,000-tool file (22 MB) is above the default size limit (10 MB): the benchmark measures checking it."""
 
@@ -474,6 +478,8 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=20_000, help="files of the workspace and CLI cases")
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="CLI case: --jobs")
     args = parser.parse_args()
+    if "cli-startup" in args.cases:
+        print(startup_case(args.python, min(args.runs, 15), 8), end="\n\n")
     print(f"load average at start: {os.getloadavg()[0]:.1f} ({len(os.sched_getaffinity(0))} cores)", file=sys.stderr)
     results = []
     for count in args.sizes:
@@ -493,7 +499,8 @@ def main() -> None:
             file=sys.stderr,
         )
         results.append(result)
-    print(table(results))
+    if results:
+        print(table(results))
     if not args.cases or not results:
         return
     largest = results[-1]

@@ -21,12 +21,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from ..engine.findings import Severity
-from ..settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
-from .reporting import write_report
-
 if TYPE_CHECKING:
+    # Each command imports what it needs when it runs: `--version`, `--help` and `rules` start at once.
     from ..engine.parallel import PoolCheck
+    from ..settings import Settings, SettingsProblem
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141
@@ -68,9 +66,20 @@ def package_version() -> str:
         return __version__
 
 
+class _VersionAction(argparse.Action):
+    """`--version`, reading the package metadata only when asked (argparse's own action reads it up front)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        sys.stdout.write(f"toolsense {package_version()}\n")
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="toolsense", description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--version", action="version", version=f"toolsense {package_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser(
@@ -237,12 +246,14 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _rules(markdown: bool, out: TextIO) -> int:
-    from ..rules import CATALOG
+    if markdown:  # docs/rules.md, from the catalog in the code
+        from ..rules import CATALOG
 
-    if markdown:
         out.write(CATALOG.markdown() + "\n")
-    else:
-        for rule in sorted(CATALOG.rules.values(), key=lambda r: r.code):
+    else:  # the same rules from the table generated from it (a test keeps the two equal): no rule module imported
+        from .rule_table import listed_rules
+
+        for rule in listed_rules():
             out.write(f"{rule.code}  {rule.severity.label:<11} {rule.name}: {rule.summary}\n")
     return EXIT_OK
 
@@ -253,6 +264,8 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
     Paths are resolved first, so `check .` in a subfolder finds what `check "$PWD"` finds. The search stays
     inside the project (the repository root, or the folder toolsense runs in) and skips, saying so on stderr,
     configuration that another user could have written."""
+    from ..settings import ConfigFileError, Settings, discover_config, load_config_file
+
     cwd = Path.cwd().resolve()
     start = (paths[0] if paths else cwd).resolve()
     root = start if start.is_dir() else start.parent
@@ -286,8 +299,10 @@ def _print_problems(problems: list[SettingsProblem], err: TextIO) -> None:
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..engine.findings import Severity
     from ..engine.workspace import Workspace
     from ..rules import CATALOG
+    from .reporting import write_report
 
     paths: list[Path] = list(args.paths)
     loaded = load_settings_for(paths, args.config, err)

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from .. import __version__
 from ..engine.checker import Diagnostic
 from ..engine.findings import Severity
 from ..rules import CATALOG
@@ -38,6 +37,8 @@ _SARIF_LEVEL = {
 
 def sarif(shown: dict[str, list[Diagnostic]]) -> dict[str, Any]:
     """A SARIF 2.1.0 log; regions are 1-based with UTF-16 columns, as GitHub code scanning expects."""
+    from .. import __version__  # the package metadata, read only for this format
+
     used = sorted({d.code for diags in shown.values() for d in diags})
     rules = [
         {

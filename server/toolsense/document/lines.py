@@ -2,21 +2,28 @@
 
 Lines end only at `\\n`, `\\r\\n` and `\\r` (LSP's rule); U+2028, `\\f` and `\\x85` are ordinary characters here,
 unlike `str.splitlines`. Line starts are byte offsets in a numpy array so that an edit shifts the tail in one
-vectorised step instead of a Python loop over hundreds of thousands of lines.
+vectorised step instead of a Python loop over hundreds of thousands of lines. A small table is a plain list (the
+same offsets), so a command that places a few diagnostics in a small file does not import numpy.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 PositionEncoding = Literal["utf-8", "utf-16", "utf-32"]
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_VECTOR_BYTES = 1 << 16
+"""Text from this size on gets a numpy table; smaller text a list of line starts..."""
+_VECTOR_LINES = 4096
+"""...until an edit makes it this long: then shifting the tail after each edit would cost a Python loop."""
 
 
 @dataclass(frozen=True, order=True)
@@ -45,6 +52,8 @@ def _line_starts(data: bytes | bytearray | memoryview, base: int = 0) -> list[in
 
 def _all_line_starts(data: bytes | bytearray) -> npt.NDArray[np.int64]:
     """Every line start of data, vectorised: after each `\\n`, and after each `\\r` not followed by `\\n`."""
+    import numpy as np
+
     size = len(data)
     if size == 0:
         return np.zeros(1, dtype=np.int64)
@@ -70,14 +79,21 @@ class LineTable:
     """Byte offsets of line starts, kept up to date under edits."""
 
     def __init__(self, data: bytes | bytearray) -> None:
-        self.starts: npt.NDArray[np.int64] = _all_line_starts(data)
+        self.starts: list[int] | npt.NDArray[np.int64] = (
+            _all_line_starts(data) if len(data) >= _VECTOR_BYTES else [0, *_line_starts(data)]
+        )
 
     @property
     def line_count(self) -> int:
-        return int(self.starts.shape[0])
+        return len(self.starts)
 
     def line_of(self, offset: int) -> int:
-        return int(np.searchsorted(self.starts, offset, side="right")) - 1
+        starts = self.starts
+        if isinstance(starts, list):
+            return bisect.bisect_right(starts, offset) - 1
+        import numpy as np
+
+        return int(np.searchsorted(starts, offset, side="right")) - 1
 
     def line_span(self, data: bytes | bytearray, line: int) -> tuple[int, int]:
         """Byte span of the line's content, without its terminator."""
@@ -94,22 +110,29 @@ class LineTable:
     def replace(self, old_data: bytes | bytearray, start: int, end: int, new_text: bytes) -> None:
         """Update the table for old_data[start:end] = new_text (old_data is the text before the edit)."""
         starts = self.starts
+        if isinstance(starts, list) and len(starts) >= _VECTOR_LINES:
+            import numpy as np
+
+            starts = self.starts = np.array(starts, dtype=np.int64)
         delta = len(new_text) - (end - start)
         first = max(self.line_of(start) - 1, 0)
         last = self.line_of(end) + 2
         window_start = int(starts[first])
-        if last < starts.shape[0]:
-            window_end = int(starts[last])
-            tail = starts[last:] + delta
-        else:
-            window_end = len(old_data)
-            tail = starts[:0]
+        has_tail = last < len(starts)
+        window_end = int(starts[last]) if has_tail else len(old_data)
         window = bytes(old_data[window_start:start]) + new_text + bytes(old_data[end:window_end])
         middle = [window_start, *_line_starts(window, window_start)]
-        if tail.shape[0]:
+        if has_tail:
             limit = window_end + delta
             middle = [s for s in middle if s < limit]
-        self.starts = np.concatenate((starts[:first], np.array(middle, dtype=np.int64), tail))
+        if isinstance(starts, list):
+            tail = [s + delta for s in starts[last:]] if has_tail else []
+            self.starts = [*starts[:first], *middle, *tail]
+            return
+        import numpy as np
+
+        shifted = starts[last:] + delta if has_tail else starts[:0]
+        self.starts = np.concatenate((starts[:first], np.array(middle, dtype=np.int64), shifted))
 
     def offset_at(self, data: bytes | bytearray, position: Position, encoding: PositionEncoding) -> int:
         """Byte offset of an LSP position; out-of-range positions are clamped as LSP asks."""
@@ -147,6 +170,10 @@ class LineTable:
         """Many positions at once: one vectorised line lookup (a check places thousands of diagnostics)."""
         if not offsets:
             return []
+        if isinstance(self.starts, list):
+            return [self.position_at(data, offset, encoding) for offset in offsets]
+        import numpy as np
+
         clamped = np.clip(np.asarray(offsets, dtype=np.int64), 0, len(data))
         lines = np.searchsorted(self.starts, clamped, side="right") - 1
         return [

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..document.jsontree import Pointer
+if TYPE_CHECKING:
+    from ..document.jsontree import Pointer
 
 
 class Severity(IntEnum):

@@ -15,15 +15,11 @@ from __future__ import annotations
 
 import io
 import itertools
-import multiprocessing
 import os
-import pickle
-import tempfile
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..settings import Settings
 from ..usermodels import ModelRegistry, load_models_for_cli
@@ -32,6 +28,10 @@ from .checker import Diagnostic
 from .context import Question, RecordingRegistry, ToolInfo, ToolRegistry, answers_alike
 from .units import kind_from_path
 from .workspace import Workspace, document_tools, iter_json_files, load_file
+
+if TYPE_CHECKING:
+    # The pool's machinery is imported when a pool starts: most checks run in one process.
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 
@@ -104,6 +104,8 @@ def _index_chunk(paths: Sequence[Path]) -> list[_Indexed]:
 
 def _check_chunk(registry_file: str, files: Sequence[_Indexed]) -> list[tuple[Path, list[Diagnostic]]]:
     if _WorkerState.registry_file != registry_file:
+        import pickle
+
         with open(registry_file, "rb") as stream:
             _WorkerState.registry = pickle.load(stream)
         _WorkerState.registry_file = registry_file
@@ -130,8 +132,11 @@ class PoolCheck:
         self.paths = paths
         self.jobs = jobs
         self.size = max(1, min(_CHUNK_FILES, -(-len(paths) // (jobs * 4))))
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(
+        self.pool: ProcessPoolExecutor = ProcessPoolExecutor(
             jobs, mp_context=context, initializer=_init_worker, initargs=(settings, catalog, root)
         )
         self.registry = ToolRegistry()
@@ -154,6 +159,9 @@ class PoolCheck:
 
     def check(self) -> dict[Path, list[Diagnostic]]:
         """Every file's diagnostics (files that are none of toolsense's left out, as `Workspace.check_all`)."""
+        import pickle
+        import tempfile
+
         try:
             registry = self.registry
             with tempfile.NamedTemporaryFile(prefix="toolsense-registry-", suffix=".pickle", delete=False) as out:

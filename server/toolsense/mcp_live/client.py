@@ -21,7 +21,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .. import __version__
 from .options import DEFAULT_TIMEOUT_S
 
 MAX_PAGES = 1000
@@ -244,6 +243,8 @@ async def _session(
         """Notifications and transport errors: the tap has already seen the errors (unparsable lines)."""
 
     transport = _tapped(_transport(target, errlog), tap)
+    from .. import __version__  # the package metadata, read when a server is reached
+
     info = types.Implementation(name="toolsense", version=__version__)
     try:
         async with client_cls(transport, mode=mode, cache=None, message_handler=on_message, client_info=info) as client:

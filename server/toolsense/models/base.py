@@ -19,7 +19,7 @@ class StrictModel(BaseModel):
     Enums are validated by value (`"="`, never the member name `"EQUALS"`) and emitted by value.
     """
 
-    model_config = ConfigDict(extra="forbid", use_enum_values=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", use_enum_values=True, populate_by_name=True, defer_build=True)
 
 
 @dataclass(frozen=True)
