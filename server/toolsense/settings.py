@@ -14,9 +14,9 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Annotated, Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from .jsonvalue import json_type_name
 
@@ -31,6 +31,7 @@ ProfileName = Literal[
     "anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp", "mcp-quality", "mcp-security"
 ]
 DialectName = Literal["openai", "openai-flat", "anthropic", "mcp", "gemini", "bedrock"]
+RuleCode = Annotated[str, StringConstraints(pattern=r"^TS[0-9]{3}$")]
 
 DEFAULT_TOOL_GLOBS = ("**/*.tool.json", "**/*.tools.json", "**/tools/*.json")
 DEFAULT_AUTOMATION_GLOBS = ("**/*.automation.json", "**/automations/*.json")
@@ -116,6 +117,10 @@ class Settings(_Section):
         default_factory=dict, description="Glob -> tool name, for bare tool-input files."
     )
     trusted: bool = Field(default=True, description="Whether user code (registered models) may be imported.")
+    ignore: dict[str, dict[str, tuple[RuleCode, ...]]] = Field(
+        default_factory=dict,
+        description='File glob -> tool name ("*": every finding of the file) -> rule codes not reported there.',
+    )
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ formats:
   json    one JSON array of diagnostics on stdout
   sarif   SARIF 2.1.0, for code-scanning upload
   github  GitHub Actions workflow commands (annotations on the pull request)
+  junit   JUnit XML: a test suite per file, a failing test case per error or warning (CI test reports)
 
 exit status:
   0    no diagnostic of error severity (warnings do not fail)
@@ -92,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", type=Path, metavar="PATHS", help="files and folders to check")
     check.add_argument(
         "--format",
-        choices=("text", "json", "sarif", "github"),
+        choices=("text", "json", "sarif", "github", "junit"),
         default="text",
         help="output format (default: %(default)s; see below)",
     )
@@ -110,6 +111,9 @@ def _parser() -> argparse.ArgumentParser:
         help="worker processes checking files (default: the cores available; one for --fix and --diff)",
     )
     check.add_argument("--stats", action="store_true", help="print files/s on stderr (always on a terminal)")
+    from .baseline import add_baseline_options
+
+    add_baseline_options(check)
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (for debugging)")
@@ -351,6 +355,17 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from .fix_files import apply_fixes_to_workspace
 
         results = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
+    if args.baseline is not None:
+        from .baseline import BaselineError, apply_baseline
+
+        try:
+            results = apply_baseline(results, args.baseline, args.update_baseline, err)
+        except BaselineError as error:
+            err.write(f"toolsense: {error}\n")
+            return EXIT_USAGE
+    elif args.update_baseline:
+        err.write("toolsense: --update-baseline needs --baseline FILE (the file to write)\n")
+        return EXIT_USAGE
     write_report(args.format, results, file_count, out)
     internal = sum(1 for diags in results.values() for d in diags if d.code == "TS900")
     if internal:

@@ -9,6 +9,8 @@ from typing import Any, TextIO
 from ..engine.checker import Diagnostic
 from ..engine.findings import Severity
 from ..rules import CATALOG
+from .junit import junit_report
+from .sarif_rules import add_fingerprints, rule_help
 
 
 def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file_count: int, out: TextIO) -> None:
@@ -19,6 +21,8 @@ def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file
         out.write(json.dumps([d.to_json(path) for path, diags in shown.items() for d in diags], indent=2) + "\n")
     elif output_format == "sarif":
         out.write(json.dumps(sarif(shown), indent=2) + "\n")
+    elif output_format == "junit":
+        out.write(junit_report(shown))
     elif output_format == "github":
         for shown_path, shown_diags in shown.items():
             for d in shown_diags:
@@ -51,6 +55,9 @@ def sarif(shown: dict[str, list[Diagnostic]]) -> dict[str, Any]:
         }
         for code in used
     ]
+    for rule in rules:  # help text and a link to docs/rules.md
+        if rule["id"] in CATALOG.rules:
+            rule.update(rule_help(CATALOG.rules[rule["id"]]))
     index = {code: i for i, code in enumerate(used)}
     results = [
         {
@@ -75,6 +82,7 @@ def sarif(shown: dict[str, list[Diagnostic]]) -> dict[str, Any]:
         for path, diags in shown.items()
         for d in diags
     ]
+    add_fingerprints(results, shown)
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

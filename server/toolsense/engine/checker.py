@@ -21,8 +21,9 @@ from ..document.lines import Range
 from .catalog import UnitKind
 from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
-from .findings import MAX_RELATED, Finding, Related, Severity, Target
+from .findings import MAX_RELATED, Finding, Related, Severity, Subject, Target
 from .placement import TRAILING_COMMA, place_bytes, syntax_errors
+from .suppression import suppressed
 from .unit_keys import digest, old_span, reads_alike
 from .units import (
     Split,
@@ -69,6 +70,7 @@ class Diagnostic:
     finding: Finding | None = None
     related: tuple[RelatedLocation, ...] = ()
     source: str = SOURCE
+    subject: Subject | None = None
 
     def to_json(self, path: str) -> dict[str, Any]:
         return {
@@ -277,7 +279,7 @@ def check_document(
                 name = getattr(file_check, "__name__", repr(file_check))
                 file_findings = [Finding("TS900", f"Internal error in file check {name}: {error!r}", target="parent")]
             batches.append(([placer.absolute(f) for f in file_findings], 0))
-    diagnostics.extend(placer.diagnostics(batches, ctx))
+    diagnostics = suppressed(document, diagnostics + placer.diagnostics(batches, ctx), units, ctx, path, file_split)
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
     nodes = [s.node for s in file_split.spans]
     data = document.data

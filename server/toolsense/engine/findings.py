@@ -159,3 +159,13 @@ def _fix_under(fix: Fix, prefix: Pointer) -> Fix:
         else:
             edits.append(ReplaceInString((*prefix, *edit.pointer), edit.start, edit.end, edit.text))
     return Fix(fix.title, tuple(edits), fix.safe, fix.preferred)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a diagnostic is about, without positions: the name of the unit it lies in (a tool's name) and its
+    pointer inside that unit; for a finding in no named unit, "" and the whole pointer. Baselines, suppressions
+    and SARIF fingerprints key on it, so lines that move change none of them."""
+
+    name: str
+    pointer: Pointer

@@ -19,7 +19,8 @@ from .catalog import UnitKind
 from .checker import Diagnostic, RelatedResolver, UnitCache, check_document
 from .context import CheckContext
 from .filefacts import FileFacts
-from .units import Unit
+from .suppression import suppressed_in_file
+from .units import Unit, root_value
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,9 @@ def _check_one(
     report = check_document(alone, ctx, piece.kind, UnitCache(), resolver, facts)
     if len(report.units) != 1 or report.units[0].dialect != piece.dialect:
         return None  # e.g. a unit of no telling dialect, which takes the file's dominant one
-    diagnostics = [_placed(d, alone, document, piece.start) for d in report.diagnostics]
+    placed = [_placed(d, alone, document, piece.start) for d in report.diagnostics]
+    # A comment above the unit is not in its text: the file's comments have the last word.
+    diagnostics = suppressed_in_file(document, placed, root_value(document.root), piece.pointer)
     return UnitResult(dataclasses.replace(report.units[0], pointer=piece.pointer), diagnostics)
 
 

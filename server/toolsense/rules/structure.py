@@ -40,6 +40,14 @@ CATALOG.rule(
     FAMILY,
 )
 CATALOG.rule(
+    "TS019",
+    "baseline-entry-fixed",
+    Severity.INFORMATION,
+    "An entry of `toolsense check --baseline` no longer matches a finding: it was fixed (`--update-baseline` drops "
+    "it).",
+    FAMILY,
+)
+CATALOG.rule(
     "TS900",
     "internal-error",
     Severity.ERROR,

@@ -1,0 +1,166 @@
+"""Findings a user has accepted, and what each diagnostic is about.
+
+- A `// toolsense-ignore TS220` comment (several codes: `TS220, TS241`), where the file allows comments, applies
+  to the member that starts on its line, and — when the comment stands alone on its line — to the member that
+  starts on the next line; a finding is suppressed when it lies in such a member (a comment above a tool covers
+  the whole tool).
+- The settings' `ignore` table, for plain JSON: `{file glob = {tool name or "*" = [codes]}}`.
+- A diagnostic's `Subject`: the name of the unit it is in and its pointer inside that unit. Baselines and SARIF
+  fingerprints key on it (with the file and the code), so moving lines or reordering tools changes neither.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..document.jsontree import locate
+from ..models.definitions import NAME_KEY
+from .findings import Subject
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from ..document.document import Document
+    from ..document.jsontree import Pointer
+    from .checker import Diagnostic
+    from .context import CheckContext
+    from .units import Split, Unit
+
+IGNORE_MARK = "toolsense-ignore"
+ANY_TOOL = "*"
+"""The `ignore` table's tool name that stands for every finding of the file."""
+_CODES_AFTER_MARK = re.compile(r"toolsense-ignore((?:[\s,]+TS\d{3}\b)+)")
+_CODE = re.compile(r"TS\d{3}")
+
+
+def unit_name(unit: Unit) -> str:
+    """A tool's name (where its dialect keeps it), else the unit's own `name` string; "" when it has none."""
+    value: Any = unit.value
+    path = NAME_KEY.get(unit.dialect or "", ("name",)) if unit.kind == "tool" else ("name",)
+    for part in path:
+        value = value.get(part) if isinstance(value, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def with_subjects(diagnostics: list[Diagnostic], units: Iterable[Unit]) -> list[Diagnostic]:
+    """Each diagnostic with its subject: the innermost named unit its finding lies in (an unnamed unit, or no
+    unit at all, keeps the whole pointer)."""
+    names = {unit.pointer: unit_name(unit) for unit in units}
+    lengths = sorted({len(pointer) for pointer in names}, reverse=True)
+    result = []
+    for diagnostic in diagnostics:
+        finding = diagnostic.finding
+        if finding is not None and diagnostic.subject is None:
+            pointer = finding.pointer
+            subject = Subject("", pointer)
+            for length in lengths:
+                name = names.get(pointer[:length]) if length <= len(pointer) else None
+                if name:
+                    subject = Subject(name, pointer[length:])
+                    break
+            diagnostic = dataclasses.replace(diagnostic, subject=subject)
+        result.append(diagnostic)
+    return result
+
+
+def ignored_codes(ctx: CheckContext, path: str | None) -> dict[str, set[str]]:
+    """The settings' `ignore` entries for this file: tool name (or "*") -> codes."""
+    settings = ctx.settings
+    if not settings.ignore or path is None:
+        return {}
+    from .units import glob_match
+
+    found: dict[str, set[str]] = {}
+    for pattern, tools in settings.ignore.items():
+        if glob_match(path, pattern):
+            for tool, codes in tools.items():
+                found.setdefault(tool, set()).update(codes)
+    return found
+
+
+def _ignored_by_settings(diagnostic: Diagnostic, codes: dict[str, set[str]]) -> bool:
+    if diagnostic.code in codes.get(ANY_TOOL, ()):
+        return True
+    subject = diagnostic.subject
+    return subject is not None and subject.name != "" and diagnostic.code in codes.get(subject.name, ())
+
+
+def comment_codes(document: Document) -> dict[int, set[str]]:
+    """Line -> the codes that `toolsense-ignore` comments suppress for a member starting on that line."""
+    text = document.data
+    mark = IGNORE_MARK.encode()
+    found: dict[int, set[str]] = {}
+    at = text.find(mark)
+    while at >= 0:
+        node = document.root.descendant_for_byte_range(at, at + len(mark))
+        if node is not None and node.type == "comment":
+            comment = bytes(text[node.start_byte : node.end_byte]).decode("utf-8", "replace")
+            listed = _CODES_AFTER_MARK.search(comment)
+            if listed is not None:
+                codes = set(_CODE.findall(listed.group(1)))
+                line = document.position_at(node.start_byte).line
+                found.setdefault(line, set()).update(codes)
+                line_start = max(text.rfind(b"\n", 0, node.start_byte), text.rfind(b"\r", 0, node.start_byte)) + 1
+                if not bytes(text[line_start : node.start_byte]).strip():  # alone on its line: the next member
+                    found.setdefault(line + 1, set()).update(codes)
+            at = text.find(mark, max(node.end_byte, at + 1)) if node is not None else -1
+        else:
+            at = text.find(mark, at + 1)
+    return found
+
+
+def member_lines(document: Document, base: Node | None, pointer: Pointer) -> set[int]:
+    """The lines on which the members that hold the pointer start, from the root down to it."""
+    lines: set[int] = set()
+    if base is None:
+        return lines
+    for length in range(len(pointer) + 1):
+        location = locate(base, pointer[:length])
+        if not location.complete:
+            break
+        node = location.key if location.key is not None else location.value
+        lines.add(document.position_at(node.start_byte).line)
+    return lines
+
+
+def _commented(
+    diagnostic: Diagnostic, document: Document, base: Node | None, codes: dict[int, set[str]], prefix: Pointer
+) -> bool:
+    lines = {diagnostic.range.start.line}
+    if diagnostic.finding is not None:
+        lines |= member_lines(document, base, (*prefix, *diagnostic.finding.pointer))
+    return any(diagnostic.code in codes.get(line, ()) for line in lines)
+
+
+def suppressed(
+    document: Document,
+    diagnostics: list[Diagnostic],
+    units: Iterable[Unit],
+    ctx: CheckContext,
+    path: str | None,
+    file_split: Split,
+) -> list[Diagnostic]:
+    """The diagnostics, each with its subject, but those the settings' `ignore` table or a comment suppresses."""
+    diagnostics = with_subjects(diagnostics, units)
+    by_settings = ignored_codes(ctx, path)
+    if by_settings:
+        diagnostics = [d for d in diagnostics if not _ignored_by_settings(d, by_settings)]
+    if diagnostics and IGNORE_MARK.encode() in document.data:
+        by_comment = comment_codes(document)
+        if by_comment:
+            diagnostics = [d for d in diagnostics if not _commented(d, document, file_split.base, by_comment, ())]
+    return diagnostics
+
+
+def suppressed_in_file(
+    document: Document, diagnostics: list[Diagnostic], base: Node | None, unit_pointer: Pointer
+) -> list[Diagnostic]:
+    """Diagnostics of one unit checked alone (pointers inside the unit), placed back in its file: those that a
+    comment in the file suppresses (one above the unit, which the unit's own text does not hold) left out."""
+    if not diagnostics or IGNORE_MARK.encode() not in document.data:
+        return diagnostics
+    by_comment = comment_codes(document)
+    return [d for d in diagnostics if not _commented(d, document, base, by_comment, unit_pointer)]
