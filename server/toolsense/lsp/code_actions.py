@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -283,6 +284,7 @@ def code_actions(server: ToolsenseServer, params: types.CodeActionParams) -> lis
                 od.diagnostics,
             )
         )
+        actions.extend(suppress_quick_fixes(server, od, params, support))
     for kind in (FIX_ALL, CLOSE_OBJECTS):
         if not wanted(only, kind):
             continue
@@ -308,6 +310,55 @@ def resolve(server: ToolsenseServer, action: types.CodeAction) -> types.CodeActi
     support = edit_support(server.client_capabilities)
     action.edit = workspace_edit(od.document, od.uri, od.version, edits, support)
     return action
+
+
+def suppress_quick_fixes(
+    server: ToolsenseServer, od: OpenDocument, params: types.CodeActionParams, support: EditSupport
+) -> list[types.CodeAction]:
+    """ "Suppress TS220 for this tool" for each code under the cursor in a named tool (`suppress_action`)."""
+    from ..engine.workspace import uri_to_path
+    from . import suppress_action as suppress
+
+    assert od.document is not None and od.report is not None
+    diagnostics = od.report.diagnostics
+    converted = [to_lsp_diagnostic(d, server.caps.related_information) for d in diagnostics]
+    actions: list[types.CodeAction] = []
+    done: set[tuple[str, str]] = set()
+    comments: bool | None = None
+    for diagnostic, lsp in _matching(diagnostics, converted, params):
+        subject = diagnostic.subject
+        if subject is None or not subject.name or (subject.name, diagnostic.code) in done:
+            continue
+        done.add((subject.name, diagnostic.code))
+        comments = suppress.takes_comments(od.document, od.uri) if comments is None else comments
+        edit: types.WorkspaceEdit | None = None
+        if comments:
+            found = suppress.comment_edit(od.document, diagnostic)
+            if found is not None:
+                edit = workspace_edit(od.document, od.uri, od.version, [TextEdit(*found)], support)
+        elif (path := uri_to_path(od.uri)) is not None and (config := _settings_file(server)) is not None:
+            relative = suppress.literal_glob(path, config.parent)
+            toml = suppress.settings_edit(config, relative, subject.name, diagnostic.code) if relative else None
+            edit = suppress.toml_workspace_edit(toml, support, _creates_files(server)) if toml else None
+        if edit is not None:
+            title = suppress.title(diagnostic.code)
+            actions.append(types.CodeAction(title, kind=types.CodeActionKind.QuickFix, diagnostics=[lsp], edit=edit))
+    return actions
+
+
+def _settings_file(server: ToolsenseServer) -> Path | None:
+    """The configuration file the server reads, else a new toolsense.toml at the workspace root."""
+    if server.config_path is not None and server.config_path.name in ("toolsense.toml", "pyproject.toml"):
+        return server.config_path.resolve()
+    return server.roots[0].resolve() / "toolsense.toml" if server.roots else None
+
+
+def _creates_files(server: ToolsenseServer) -> bool:
+    capabilities = server.client_capabilities
+    workspace = capabilities.workspace if capabilities is not None else None
+    edits = workspace.workspace_edit if workspace is not None else None
+    operations = edits.resource_operations if edits is not None else None
+    return bool(operations) and types.ResourceOperationKind.Create in (operations or [])
 
 
 def register(server: ToolsenseServer) -> None:
