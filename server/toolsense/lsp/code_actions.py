@@ -320,6 +320,8 @@ def suppress_quick_fixes(
     from . import suppress_action as suppress
 
     assert od.document is not None and od.report is not None
+    if od.document.has_error:
+        return []  # as for the fixes: nothing is written while the text does not parse
     diagnostics = od.report.diagnostics
     converted = [to_lsp_diagnostic(d, server.caps.related_information) for d in diagnostics]
     actions: list[types.CodeAction] = []
