@@ -332,10 +332,12 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _throughput(file_count, time.perf_counter() - started, pooled.jobs if pooled is not None else 1, err)
     if live is not None:
         live.merge(results)
+    write_failed = False
     if args.fix or args.diff:
         from .fix_files import apply_fixes_to_workspace
 
-        results = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
+        fixed = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
+        results, write_failed = fixed.remaining, fixed.failed
     write_report(args.format, results, file_count, out)
     internal = sum(1 for diags in results.values() for d in diags if d.code == "TS900")
     if internal:
@@ -345,6 +347,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "toolsense, not in your files; see the TS900 diagnostics)\n"
         )
         return EXIT_INTERNAL
+    if write_failed:
+        return EXIT_USAGE  # an I/O error: a file that --fix should have changed is as it was
     has_error = any(d.severity == Severity.ERROR for diags in results.values() for d in diags)
     return EXIT_FINDINGS if has_error else EXIT_OK
 
