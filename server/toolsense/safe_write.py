@@ -93,28 +93,61 @@ def real_folder(base: Path, parts: Sequence[str]) -> Path:
     folder = base
     for part in parts:
         folder = folder / part
-        try:
-            mode = os.lstat(folder).st_mode
-        except FileNotFoundError:
-            with contextlib.suppress(FileExistsError):  # created meanwhile: inspected below
+        if not _is_real_folder(folder):
+            with contextlib.suppress(FileExistsError):  # created meanwhile: inspected again
                 folder.mkdir()
-            mode = os.lstat(folder).st_mode
-        if not stat.S_ISDIR(mode):
-            why = _kind(mode) or "it is a file, not a folder"
-            raise RefusedPath(folder, why, errno.ELOOP if stat.S_ISLNK(mode) else errno.ENOTDIR)
+            _is_real_folder(folder)
     return folder
+
+
+def real_folder_exists(base: Path, parts: Sequence[str]) -> bool:
+    """Whether `base/parts…` exists as real folders (RefusedPath for a link or a file on the way)."""
+    folder = base
+    for part in parts:
+        folder = folder / part
+        if not _is_real_folder(folder):
+            return False
+    return True
+
+
+def _is_real_folder(folder: Path) -> bool:
+    """True for a folder, False when nothing is there, RefusedPath for anything else."""
+    try:
+        mode = os.lstat(folder).st_mode
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(mode):
+        why = _kind(mode) if stat.S_ISLNK(mode) else "it is a file, not a folder"
+        raise RefusedPath(folder, str(why), errno.ELOOP if stat.S_ISLNK(mode) else errno.ENOTDIR)
+    return True
+
+
+def regular_file_exists(path: Path) -> bool:
+    """Whether a regular file is at `path`, not following a link (RefusedPath for a link, a folder, a FIFO…)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    why = _kind(mode)
+    if why is not None:
+        raise RefusedPath(path, why, errno.ELOOP if stat.S_ISLNK(mode) else errno.EISDIR)
+    return True
 
 
 def folder_below(path: Path, start: Path) -> tuple[Path, tuple[str, ...]]:
     """Split a folder path the user gave into the part taken as it is and the folders to check with
-    `real_folder`: for a path inside `start` (relative, or absolute below it), every folder below `start`; for an
-    absolute path elsewhere, the last folder only (its parents are what the user typed)."""
-    absolute = path if path.is_absolute() else start / path
-    try:
-        inside = absolute.relative_to(start)
-    except ValueError:
-        return absolute.parent, (absolute.name,) if absolute.name else ()
-    parts = tuple(part for part in inside.parts if part not in ("", "."))
-    if ".." in parts:  # `../snap`: taken as typed down to its last folder
-        return absolute.parent, (absolute.name,)
-    return start, parts
+    `real_folder`: for a path inside `start` (relative, or absolute below it), every folder below `start`; for a
+    path elsewhere (absolute, or through `..`), the last folder only (its parents are what the user typed). A
+    relative path stays relative, so messages name it as it was given."""
+    if path.is_absolute():
+        try:
+            inside = path.relative_to(start)
+        except ValueError:
+            return path.parent, (path.name,) if path.name else ()
+        base = start
+    else:
+        inside, base = path, Path()
+    parts = tuple(part for part in inside.parts if part != ".")
+    if ".." in parts:
+        return path.parent, (path.name,)
+    return base, parts
