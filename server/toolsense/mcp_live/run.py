@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from ..document.document import Document
-from ..document.jsontree import Pointer
+from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Position, Range
 from ..engine.checker import Diagnostic, resolve_severity
 from ..engine.context import CheckContext, ToolRegistry
 from ..engine.findings import Finding
-from ..engine.placement import place
+from ..engine.placement import place_bytes
 from ..engine.units import root_value
 from ..rules import CATALOG
 from ..safe_write import folder_below, real_folder, real_folder_exists, regular_file_exists, write_file_atomically
@@ -178,17 +178,20 @@ def _tools_pointer(document: Document) -> Pointer:
 
 
 def _place(document: Document, findings: list[Finding], context: CheckContext) -> list[Diagnostic]:
+    """Place every finding in one pass: the tables of the tools array (and of any large object on the way) are
+    built once and shared, and the byte spans become positions in one vectorised lookup, so 5,000 changed tools
+    cost 5,000 table lookups, not 5,000 scans from the root."""
     root = root_value(document.root)
-    result: list[Diagnostic] = []
-    for finding in findings:
-        severity = resolve_severity(finding, context)
-        if severity is None:
-            continue
-        range_ = place(document, root, finding.pointer, finding.target, None) if root is not None else None
-        if range_ is None:
-            range_ = Range(Position(0, 0), Position(0, 0))
-        result.append(Diagnostic(range_, severity, finding.code, finding.message, finding))
-    return result
+    cache = LocateCache()
+    kept = [(finding, severity) for finding in findings if (severity := resolve_severity(finding, context)) is not None]
+    if root is None:
+        ranges = [Range(Position(0, 0), Position(0, 0))] * len(kept)
+    else:
+        ranges = document.ranges_of([place_bytes(root, f.pointer, f.target, None, cache) for f, _ in kept])
+    return [
+        Diagnostic(range_, severity, finding.code, finding.message, finding)
+        for range_, (finding, severity) in zip(ranges, kept, strict=True)
+    ]
 
 
 def _placed_at_tools(path: Path, problems: list[LiveProblem], context: CheckContext) -> list[Diagnostic]:
@@ -228,7 +231,9 @@ class CliLive:
             # A path keeps no "//": the pseudo path of a URL is written without it.
             pseudo = Path("mcp-server:" + outcome.label.replace("://", ":"))
             key = outcome.snapshot if outcome.snapshot is not None else pseudo
-            found = [d for d in results.get(key, []) if d not in outcome.diagnostics]
+            # One set, not a scan per diagnostic: 5,000 drift findings against 5,000 ordinary ones stay linear.
+            own = {(d.range, d.severity, d.code, d.message) for d in outcome.diagnostics}
+            found = [d for d in results.get(key, []) if (d.range, d.severity, d.code, d.message) not in own]
             merged = found + outcome.diagnostics
             merged.sort(key=lambda d: (d.range.start, d.code))
             results[key] = merged
