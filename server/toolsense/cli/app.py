@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from ..engine.findings import Severity
-from ..settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
+from ..settings import (
+    ConfigFileError,
+    Settings,
+    SettingsProblem,
+    cap_repository_limits,
+    discover_config,
+    load_config_file,
+)
 from .reporting import write_report
 
 if TYPE_CHECKING:
@@ -277,6 +284,11 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
     if problems:
         _print_problems(problems, err)
         return None
+    if config is None:
+        # The repository's own file (not one the user named): its [limits] stay under their caps.
+        settings, capped = cap_repository_limits(settings, str(config_path))
+        for lowered in capped:
+            err.write(f"toolsense: {lowered}\n")
     return settings, config_path.resolve().parent
 
 
