@@ -10,7 +10,9 @@ exactly what the file holds.
 
 from __future__ import annotations
 
+import io
 import re
+from typing import TextIO
 
 _UNSAFE = re.compile(
     "["
@@ -32,3 +34,23 @@ def _shown(match: re.Match[str]) -> str:
 def escape_controls(text: str) -> str:
     """`text` with every control, invisible or bidi character written as `<U+XXXX>` (the rest unchanged)."""
     return _UNSAFE.sub(_shown, text)
+
+
+class EscapedLines(io.TextIOBase):
+    """A stream for messages that quote file text (the CLI's stderr, which GitHub Actions also reads for workflow
+    commands): each write is escaped but for a final newline, so a message stays one line whatever it quotes."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        body = text[:-1] if text.endswith("\n") else text
+        self._stream.write(escape_controls(body) + text[len(body) :])
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()

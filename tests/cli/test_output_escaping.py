@@ -104,3 +104,20 @@ def test_lsp_diagnostic_messages_are_escaped() -> None:
     assert converted.message == 'Tool name "a<U+000A>::error::x<U+202E>" is not valid'
     assert converted.related_information is not None
     assert converted.related_information[0].message == "also <U+001B>]0;title<U+0007> here"
+
+
+def test_messages_on_stderr_are_escaped_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GitHub Actions reads workflow commands on stderr as well: a key in the repository's configuration
+    cannot start one."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "toolsense.toml").write_text('[limits]\n"x\\n::error::INJECTED\\u001b[2K" = 1\n')
+    monkeypatch.chdir(tmp_path)
+    code, _out, err = run(capsys, ".")
+    assert code == 2
+    assert err.splitlines() == [
+        "toolsense: invalid configuration: toolsense.toml: setting 'limits.x<U+000A>::error::INJECTED<U+001B>[2K': "
+        "unknown key (valid keys: max_file_mb, regex_timeout_ms, max_schema_depth, max_subschemas, "
+        "model_import_timeout_s)"
+    ]

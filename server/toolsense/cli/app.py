@@ -19,7 +19,7 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO, cast
 
 from ..engine.findings import Severity
 from ..settings import (
@@ -30,6 +30,7 @@ from ..settings import (
     discover_config,
     load_config_file,
 )
+from ..textsafety import EscapedLines
 from .reporting import write_report
 
 if TYPE_CHECKING:
@@ -163,7 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.command == "check":
-        return _check(args, out, sys.stderr)
+        # Its messages quote paths, settings and what servers printed: one line each, escaped.
+        return _check(args, out, cast(TextIO, EscapedLines(sys.stderr)))
     if args.command == "serve":
         return _serve(args, out)
     if args.command == "rules":
