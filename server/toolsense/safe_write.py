@@ -134,6 +134,16 @@ def regular_file_exists(path: Path) -> bool:
     return True
 
 
+def leaves_through_a_link(path: Path, start: Path) -> bool:
+    """Whether `path`, inside the folder `start` as written, is really elsewhere: a folder on the way is a
+    symbolic link out of `start` (a path written outside `start` is the user's to give)."""
+    real_start = start.resolve()
+    written = Path(os.path.normpath(path if path.is_absolute() else start / path))
+    if not (written.is_relative_to(start) or written.is_relative_to(real_start)):
+        return False
+    return not written.parent.resolve().is_relative_to(real_start)
+
+
 def folder_below(path: Path, start: Path) -> tuple[Path, tuple[str, ...]]:
     """Split a folder path the user gave into the part taken as it is and the folders to check with
     `real_folder`: for a path inside `start` (relative, or absolute below it), every folder below `start`; for a

@@ -131,3 +131,22 @@ def test_a_successful_fix_still_exits_on_the_findings(
     assert json.loads(path.read_text())[0]["input_schema"]["properties"]["unit"]["enum"] == ["c", "f"]
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert _leftovers(path.parent) == []
+
+
+@pytest.mark.parametrize("named", ["tools/x.tools.json", "tools"])
+def test_fix_never_writes_through_a_linked_folder_out_of_the_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], named: str
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = outside / "x.tools.json"
+    target.write_text(json.dumps(FIXABLE[:1]))
+    original = target.read_bytes()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "tools").symlink_to(Path("..", "outside"))
+    monkeypatch.chdir(repo)
+    code, _out, err = run(capsys, "--fix", named)
+    assert code == 2
+    assert "cannot write tools/x.tools.json: a folder on the way is a symbolic link out of the current folder" in err
+    assert target.read_bytes() == original

@@ -13,7 +13,7 @@ from ..engine.checker import Diagnostic, UnitCache, check_document
 from ..engine.context import CheckContext
 from ..engine.workspace import LoadedFile, Workspace, document_tools
 from ..fixes import Checker, TextEdit, choose_fix, fix_document
-from ..safe_write import write_file_atomically
+from ..safe_write import RefusedPath, leaves_through_a_link, write_file_atomically
 from ..textsafety import escape_controls
 from .diff import unified_diff
 
@@ -93,6 +93,8 @@ def apply_fixes_to_workspace(
             out.write(unified_diff(raw, new, _display(path), moved))
         else:
             try:
+                if leaves_through_a_link(path, Path.cwd()):
+                    raise RefusedPath(path, "a folder on the way is a symbolic link out of the current folder")
                 write_file_atomically(path, new)
             except OSError as error:
                 err.write(f"toolsense: cannot write {_named(path)}: {error.strerror}; the file is unchanged\n")
