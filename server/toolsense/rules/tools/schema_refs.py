@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -21,7 +21,8 @@ from ...domain.tool import (
 )
 
 # --- $ref ------------------------------------------------------------------------------------------------
-from ...domain.validators import canonical, meta_registry
+from ...domain.validators import meta_registry
+from ...engine.equality import value_key
 from ...engine.findings import Finding, Fix, ReplaceValue, Severity
 from ...engine.schemas import closest, resolve_local_ref
 from ...jsonvalue import JsonValue, json_type_name, short_repr
@@ -138,7 +139,7 @@ _ANNOTATED = ("default", "examples")
 _OWN_VALUE_KEYS = frozenset({"enum", "const", *_ANNOTATED})
 _LOCAL_DEFS = ("#/$defs/", "#/definitions/")
 _OWN_CODES = {kind: f"{OWN_VALUE.code}:{kind}" for kind in ("unknown", "missing", "type", "enum", "coercible")}
-_OWN_CODES["constraint"] = f"{OWN_VALUE.code}:constraint"
+_OWN_CODES.update({kind: f"{OWN_VALUE.code}:{kind}" for kind in ("constraint", "format")})
 
 
 def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect: str) -> Iterator[Finding]:
@@ -173,12 +174,12 @@ def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect:
         if isinstance(examples, list):
             checked.extend((("examples", i), example, f"Example {i + 1}") for i, example in enumerate(examples))
         for where, value, label in checked:
-            findings, notes = value_findings(own, dialect, value, label.lower(), _OWN_CODES, 200)
+            findings, notes = value_findings(own, dialect, value, label.lower(), _OWN_CODES, 200, formats=True)
             if notes:
                 continue  # the check stopped early: say nothing rather than guess
             for finding in findings:
                 kind = finding.code.rsplit(":", 1)[-1]
-                severity = Severity.WARNING if kind == "constraint" else Severity.ERROR
+                severity = Severity.WARNING if kind in ("constraint", "format") else Severity.ERROR
                 yield dataclasses.replace(
                     finding.under((*pointer, *where)),
                     code=OWN_VALUE.code,
@@ -281,14 +282,6 @@ def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
             )
 
 
-def enum_key(value: JsonValue) -> str:
-    if type(value) is str:
-        return '"' + value  # only strings start with a quote (canonical JSON would too), and this is injective
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, (int, float)):
-        return f"n:{float(value)!r}"
-    try:
-        return canonical(value)
-    except (TypeError, ValueError, RecursionError):
-        return repr(value)
+def enum_key(value: JsonValue) -> Hashable:
+    """The key two enum members share when JSON Schema calls them equal (1 and 1.0; not true and 1)."""
+    return value_key(value)
