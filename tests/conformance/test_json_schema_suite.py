@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from checking import check
 from clirun import run_cli
 from suite import Case, cases, judge, tool_schema
 
@@ -83,3 +84,15 @@ def test_the_suite_through_the_cli(tmp_path: Path) -> None:
     unexpected, by_reason, counts = judge(results)
     assert not unexpected, "\n".join(unexpected)
     assert counts == {"passed": 3404, "cut short": 70, "expected failures": 472}, (counts, by_reason)
+
+
+def test_no_suite_schema_is_called_invalid_or_unresolved() -> None:
+    """Every suite schema is valid JSON Schema whose local references resolve: no TS210 (meta-schema, patterns
+    as ECMA-262) and no TS215 (`$ref` into embedded resources, anchors)."""
+    found = []
+    schemas = {id(case.schema): case for case in CASES}
+    for case in schemas.values():
+        schema, _ = tool_schema(case)
+        text = json.dumps({"name": "t", "description": "Does a thing.", "input_schema": schema})
+        found.extend((case.file, case.group, d.message) for d in check(text) if d.code in ("TS210", "TS215"))
+    assert found == []

@@ -33,7 +33,7 @@ from .schema_meta import article
 def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
     if "$ref" not in walk.keys:
         return
-    root_id = schema.get("$id") if isinstance(schema.get("$id"), str) else None
+    resources = _resources(walk)
     anchors = _anchors(walk)
     definitions = _definition_refs(schema)
     registry = meta_registry()
@@ -42,14 +42,9 @@ def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Ite
         if not isinstance(ref, str):
             continue
         pointer = (*base, *entry.pointer, "$ref")
-        fragment: str | None = None
-        if ref.startswith("#"):
-            fragment = ref[1:]
-        elif root_id is not None:
-            document, frag = urldefrag(urljoin(root_id, ref))
-            if document == urldefrag(root_id)[0]:
-                fragment = frag
-        if fragment is None:
+        document, fragment = urldefrag(_join(_base_uri(entry.pointer, resources), ref))
+        resource = resources.get(document)
+        if resource is None:
             if _bundled(registry, ref):
                 continue
             yield Finding(
@@ -59,8 +54,8 @@ def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Ite
                 pointer,
             )
             continue
-        if _resolves(schema, fragment, anchors):
-            cycle = _ref_cycle(schema, ref)
+        if _resolves(resource, fragment, anchors):
+            cycle = _ref_cycle(resource, ref) if ref.startswith("#") else None
             if cycle is not None:
                 yield Finding(
                     UNRESOLVED_REF.code,
@@ -77,6 +72,42 @@ def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Ite
             for i, c in enumerate(candidates)
         )
         yield Finding(UNRESOLVED_REF.code, message, pointer, fixes=fixes)
+
+
+def _resources(walk: SchemaWalk) -> dict[str, Any]:
+    """Each schema resource by its absolute URI (without fragment): the root (by its `$id`, and by "" for
+    references made before any base), and every subschema with its own `$id`, read against the resource around
+    it (an embedded resource: `#/$defs/x` inside it is its own `$defs`). Keys are also kept by pointer
+    (`("pointer", …)`) to find the resource around a place."""
+    found: dict[Any, Any] = {}
+    for entry in sorted(walk.nodes, key=lambda e: len(e.pointer)):
+        ident = entry.node.get("$id")
+        if not entry.pointer:
+            uri = urldefrag(ident)[0] if isinstance(ident, str) else ""
+            found[""] = found[uri] = entry.node
+            found[("pointer", ())] = uri
+        elif isinstance(ident, str) and not ident.startswith("#"):
+            uri = urldefrag(_join(_base_uri(entry.pointer[:-1], found), ident))[0]
+            found[uri] = entry.node
+            found[("pointer", entry.pointer)] = uri
+    return found
+
+
+def _join(base: str, ref: str) -> str:
+    """ref read against base; a fragment alone stays in base's document whatever its scheme (`urljoin` drops
+    the base of a URN: `urn:uuid:…` + `#/$defs/x`)."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    return urljoin(base, ref)
+
+
+def _base_uri(pointer: Pointer, resources: dict[Any, Any]) -> str:
+    """The base URI at pointer: that of the innermost resource holding it (itself included)."""
+    for end in range(len(pointer), -1, -1):
+        uri = resources.get(("pointer", tuple(pointer[:end])))
+        if uri is not None:
+            return str(uri)
+    return ""
 
 
 def _ref_cycle(schema: dict[str, Any], ref: str) -> list[str] | None:
@@ -104,18 +135,20 @@ def _bundled(registry: Registry[Any], ref: str) -> bool:
 
 
 def _anchors(walk: SchemaWalk) -> set[str]:
+    """Every plain-name fragment the schema defines (`$anchor`, `$dynamicAnchor`, draft-07's `"$id": "#x"`)."""
     names: set[str] = set()
     for entry in walk.nodes:
-        anchor = entry.node.get("$anchor")
-        if isinstance(anchor, str):
-            names.add(anchor)
+        for keyword in ("$anchor", "$dynamicAnchor"):
+            anchor = entry.node.get(keyword)
+            if isinstance(anchor, str):
+                names.add(anchor)
         ident = entry.node.get("$id")
         if isinstance(ident, str) and ident.startswith("#"):
             names.add(ident[1:])
     return names
 
 
-def _resolves(schema: dict[str, Any], fragment: str, anchors: set[str]) -> bool:
+def _resolves(schema: Any, fragment: str, anchors: set[str]) -> bool:
     fragment = unquote(fragment)
     if fragment == "":
         return True
