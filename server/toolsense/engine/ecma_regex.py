@@ -6,7 +6,7 @@ engines give ECMA's answers:
   `\\r`, U+2028 and U+2029; `\\d`, `\\w`, `\\b` are ASCII; `\\s` is ECMA's WhiteSpace and LineTerminator set;
 - `\\uXXXX` (a surrogate pair is one character), `\\u{X}`, `\\xHH`, `\\cX`, `\\0`, `[\\b]`, `[^]` (anything),
   `[]` (nothing), `\\p{…}` / `\\P{…}` (as the `u` flag reads them), `(?<name>…)` and `\\k<name>`, back-references
-  (`\\1`), lookaround;
+  (`\\1`; one to a group that has not matched matches the empty text), lookaround;
 - what ECMA-262 without the `u` flag (Annex B) also accepts, as V8 does: an identity escape of any letter (`\\e` is
   `e`), a `{` or `]` that does not close anything is itself.
 
@@ -185,7 +185,8 @@ class _Reader:
                 raise Invalid
             if target == RE2:
                 raise Unsupported
-            return f"(?P={self.names[named.group(1)]})", named.end()
+            name = self.names[named.group(1)]
+            return f"(?({name})(?P={name}))", named.end()
         if char.isascii() and char.isalnum():
             return char, after  # Annex B's identity escape (`\e` is "e")
         return re.escape(char) if char != " " else " ", after
@@ -212,7 +213,7 @@ class _Reader:
         if klass is None and number <= self.groups:
             if self.target == RE2:
                 raise Unsupported
-            return f"(?:\\{number})", end
+            return f"(?({number})\\{number})", end  # ECMA: a group that has not matched matches the empty text
         # Annex B: no such group, so an octal escape (`\1` is U+0001) or the digit itself (`\8` is "8").
         octal = re.match(r"[0-3][0-7]{0,2}|[4-7][0-7]?", pattern[at + 1 :])
         if octal is None:
