@@ -71,6 +71,31 @@ class _Class:
     complements: list[str] = field(default_factory=list)
 
 
+_CATEGORIES = {
+    "Letter": "L", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll", "Titlecase_Letter": "Lt",
+    "Modifier_Letter": "Lm", "Other_Letter": "Lo", "Mark": "M", "Combining_Mark": "M", "Nonspacing_Mark": "Mn",
+    "Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Number": "N", "Decimal_Number": "Nd", "digit": "Nd",
+    "Letter_Number": "Nl", "Other_Number": "No", "Punctuation": "P", "punct": "P", "Connector_Punctuation": "Pc",
+    "Dash_Punctuation": "Pd", "Open_Punctuation": "Ps", "Close_Punctuation": "Pe", "Initial_Punctuation": "Pi",
+    "Final_Punctuation": "Pf", "Other_Punctuation": "Po", "Symbol": "S", "Math_Symbol": "Sm",
+    "Currency_Symbol": "Sc", "Modifier_Symbol": "Sk", "Other_Symbol": "So", "Separator": "Z",
+    "Space_Separator": "Zs", "Line_Separator": "Zl", "Paragraph_Separator": "Zp", "Other": "C", "Control": "Cc",
+    "cntrl": "Cc", "Format": "Cf", "Unassigned": "Cn", "Private_Use": "Co", "Surrogate": "Cs",
+}  # fmt: skip
+"""ECMA's long General_Category names → RE2's short ones (RE2 knows only those, and full script names)."""
+
+
+def _re2_property(name: str) -> str:
+    """An ECMA `\\p{…}` name as RE2 spells it (`Letter` → `L`, `Script=Greek` → `Greek`); RE2 rejects what it
+    does not know (binary properties, `Script_Extensions`), and the pattern goes to the other engine."""
+    key, _, value = name.partition("=")
+    if value and key in ("General_Category", "gc"):
+        name = value
+    elif value and key in ("Script", "sc"):
+        return value
+    return _CATEGORIES.get(name, name)
+
+
 def _hex_at(pattern: str, at: int, count: int) -> int | None:
     digits = pattern[at : at + count]
     if len(digits) == count and all(c in _HEX for c in digits):
@@ -176,7 +201,8 @@ class _Reader:
             end = pattern.find("}", after)
             if end < 0:
                 raise Invalid
-            return f"\\{char}{{{pattern[after + 1 : end]}}}", end + 1
+            name = pattern[after + 1 : end]
+            return f"\\{char}{{{_re2_property(name) if target == RE2 else name}}}", end + 1
         if char.isdigit() and char != "0":
             return self._back_reference(at, klass)
         if char == "k" and self.names and klass is None:

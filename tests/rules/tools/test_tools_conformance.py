@@ -196,3 +196,12 @@ def test_formats_in_examples_calls_and_defaults_are_warnings() -> None:
     found = check(call, "tool_call", registry=registry, uri="file:///w/calls/call.json")
     assert one(found, "TS309").message == 'Input should be a valid uuid (received string: "not-a-uuid")'
     assert one(found, "TS309").severity == "warning"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [(r"^\p{Letter}+$", "h\u00e9llo"), (r"^\p{Script=Greek}+$", "\u03b1\u03b2"), (r"^\p{gc=Nd}$", "\u0663")],
+)
+def test_long_unicode_property_names_run_in_linear_time(pattern: str, text: str) -> None:
+    assert regexes.runs_in_linear_time(pattern)
+    assert regexes.search(pattern, text) is True
