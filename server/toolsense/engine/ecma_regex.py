@@ -138,7 +138,7 @@ class _Reader:
 
     # --- escapes ---------------------------------------------------------------------------------------------
 
-    def _code_point_escape(self, at: int, in_class: bool) -> tuple[int | None, int]:
+    def _code_point_escape(self, at: int) -> tuple[int | None, int]:
         """`\\u…` at pattern[at-2:at]: (the code point, or None for an identity escape `u`; the index after it)."""
         pattern = self.pattern
         if pattern.startswith("{", at):
@@ -172,7 +172,7 @@ class _Reader:
         char = pattern[at + 1]
         after = at + 2
         if char == "u":
-            point, after = self._code_point_escape(after, klass is not None)
+            point, after = self._code_point_escape(after)
             return ("u", after) if point is None else (self._literal(point), after)
         if char == "x":
             code = _hex_at(pattern, after, 2)
@@ -328,8 +328,8 @@ class _Reader:
                 continue
             quantifiable = True
             if char == "\\":
+                quantifiable = pattern[i + 1 : i + 2] not in ("b", "B")  # `\b` is an assertion
                 text, i = self.escape(i, None)
-                quantifiable = pattern[i - 1 : i] not in ("b", "B") or pattern[i - 2 : i - 1] != "\\"
                 out.append(text)
             elif char == "[":
                 text, i = self._class(i)
