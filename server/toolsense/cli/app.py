@@ -19,7 +19,7 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO, cast
 
 if TYPE_CHECKING:
     # Each command imports what it needs when it runs: `--version`, `--help` and `rules` start at once.
@@ -169,7 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.command == "check":
-        return _check(args, out, sys.stderr)
+        from ..textsafety import EscapedLines
+
+        # Its messages quote paths, settings and what servers printed: one line each, escaped.
+        return _check(args, out, cast(TextIO, EscapedLines(sys.stderr)))
     if args.command == "serve":
         return _serve(args, out)
     if args.command == "rules":
@@ -268,7 +271,7 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
     Paths are resolved first, so `check .` in a subfolder finds what `check "$PWD"` finds. The search stays
     inside the project (the repository root, or the folder toolsense runs in) and skips, saying so on stderr,
     configuration that another user could have written."""
-    from ..settings import ConfigFileError, Settings, discover_config, load_config_file
+    from ..settings import ConfigFileError, Settings, cap_repository_limits, discover_config, load_config_file
 
     cwd = Path.cwd().resolve()
     start = (paths[0] if paths else cwd).resolve()
@@ -294,6 +297,11 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
     if problems:
         _print_problems(problems, err)
         return None
+    if config is None:
+        # The repository's own file (not one the user named): its [limits] stay under their caps.
+        settings, capped = cap_repository_limits(settings, str(config_path))
+        for lowered in capped:
+            err.write(f"toolsense: {lowered}\n")
     return settings, config_path.resolve().parent
 
 
@@ -351,10 +359,12 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _throughput(file_count, time.perf_counter() - started, pooled.jobs if pooled is not None else 1, err)
     if live is not None:
         live.merge(results)
+    write_failed = False
     if args.fix or args.diff:
         from .fix_files import apply_fixes_to_workspace
 
-        results = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
+        fixed = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
+        results, write_failed = fixed.remaining, fixed.failed
     if args.baseline is not None:
         from .baseline import BaselineError, apply_baseline
 
@@ -375,6 +385,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "toolsense, not in your files; see the TS900 diagnostics)\n"
         )
         return EXIT_INTERNAL
+    if write_failed:
+        return EXIT_USAGE  # an I/O error: a file that --fix should have changed is as it was
     has_error = any(d.severity == Severity.ERROR for diags in results.values() for d in diags)
     return EXIT_FINDINGS if has_error else EXIT_OK
 

@@ -10,6 +10,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
+from ..textsafety import escape_controls
+
 if TYPE_CHECKING:
     from ..engine.checker import Diagnostic
 
@@ -19,11 +21,9 @@ U+FFFE, U+FFFF)."""
 
 
 def _shown(text: str) -> str:
-    """Text from the files, safe in XML: each character XML cannot carry written `<U+XXXX>`.
-
-    The output-wide escaping of control and invisible characters (`textsafety.escape_controls`, which writes the
-    same `<U+XXXX>`) goes in here once it is merged: `_NOT_XML.sub(_code_point, escape_controls(text))`."""
-    return _NOT_XML.sub(_code_point, text)
+    """Text from the files, safe in XML: control and invisible characters written `<U+XXXX>` as in every output
+    format (`escape_controls`), and so the few others XML cannot carry (U+FFFE, U+FFFF)."""
+    return _NOT_XML.sub(_code_point, escape_controls(text))
 
 
 def _code_point(match: re.Match[str]) -> str:
