@@ -17,15 +17,15 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .finding_keys import FindingKey, finding_key
-
 if TYPE_CHECKING:
     from ..engine.checker import Diagnostic
+    from .finding_keys import FindingKey
 
 FORMAT_VERSION = 1
 FIXED_CODE = "TS019"
 _NOT_BASELINED = frozenset({"TS900"})
 """Internal errors are toolsense's bugs, never a finding of the repository to accept."""
+# The module is imported to build `check`'s options (`--help` too): what matching needs is imported when it runs.
 
 
 class BaselineError(Exception):
@@ -60,6 +60,8 @@ def _entry(key: FindingKey, message: str) -> dict[str, str]:
 
 
 def read_baseline(path: Path) -> list[FindingKey]:
+    from .finding_keys import FindingKey
+
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
@@ -82,6 +84,8 @@ def read_baseline(path: Path) -> list[FindingKey]:
 def write_baseline(path: Path, results: dict[Path, list[Diagnostic]]) -> int:
     """Write every finding of the results (sorted, so the file diffs well), keeping the entries of files this
     check did not cover that still exist; the number of entries written."""
+    from .finding_keys import finding_key
+
     folder = path.resolve().parent
     checked = {_relative(file, folder) for file in results}
     entries = sorted(
@@ -114,6 +118,8 @@ def apply_baseline(
 ) -> dict[Path, list[Diagnostic]]:
     """The results less the baselined findings, plus one TS019 per entry of a file checked (or gone) that matched
     no finding. With `update`, the file is written first."""
+    from .finding_keys import finding_key
+
     if update:
         written = write_baseline(path, results)
         err.write(f"toolsense: wrote {written} finding{'s' if written != 1 else ''} to the baseline {path}\n")
