@@ -137,3 +137,14 @@ async def test_an_existing_entry_of_the_tool_gets_the_code_added(session: Sessio
     assert isinstance(change, types.TextDocumentEdit) and change.text_document.uri == config.as_uri()
     updated = _applied(config.read_text(encoding="utf-8"), [e for e in change.edits if isinstance(e, types.TextEdit)])
     assert updated == 'profiles = ["anthropic"]\n\n[ignore."tools/weather.json"]\nget_weather = ["TS241", "TS220"]\n'
+
+
+async def test_a_keystroke_inside_a_tool_keeps_the_comment_above_it(session: Session) -> None:
+    """The keystroke fast path checks the edited tool alone: the comment above it (outside its text) still counts."""
+    await session.start(_capabilities())
+    text = "[\n  // toolsense-ignore TS220\n" + json.dumps(TOOLS, indent=2)[2:] + "\n"
+    uri = session.open("weather.tools.json", text, write=True)
+    assert [(d.code, d.range.start.line) for d in await session.diagnostics(uri, 1)] == [("TS220", 18)]
+    at = text.split("\n").index('      "type": "object",')  # inside the first tool's schema
+    version = session.change(uri, ((at, 6, at, 6), '"title": "Weather", '))
+    assert [(d.code, d.range.start.line) for d in await session.diagnostics(uri, version)] == [("TS220", 18)]

@@ -366,10 +366,11 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         fixed = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
         results, write_failed = fixed.remaining, fixed.failed
     if args.baseline is not None:
-        from .baseline import BaselineError, apply_baseline
+        from .baseline import FIXED_CODE, BaselineError, apply_baseline
 
         try:
-            results = apply_baseline(results, args.baseline, args.update_baseline, err)
+            fixed_severity = settings.severity.get(FIXED_CODE)
+            results = apply_baseline(results, args.baseline, args.update_baseline, err, fixed_severity)
         except BaselineError as error:
             err.write(f"toolsense: {error}\n")
             return EXIT_USAGE

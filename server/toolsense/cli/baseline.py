@@ -114,10 +114,11 @@ def _elsewhere(key: FindingKey, checked: set[str], folder: Path) -> bool:
 
 
 def apply_baseline(
-    results: dict[Path, list[Diagnostic]], path: Path, update: bool, err: TextIO
+    results: dict[Path, list[Diagnostic]], path: Path, update: bool, err: TextIO, fixed_severity: str | None = None
 ) -> dict[Path, list[Diagnostic]]:
     """The results less the baselined findings, plus one TS019 per entry of a file checked (or gone) that matched
-    no finding. With `update`, the file is written first."""
+    no finding (with the severity the settings give TS019; "off": none). With `update`, the file is written
+    first."""
     from .finding_keys import finding_key
 
     if update:
@@ -137,13 +138,15 @@ def apply_baseline(
                 accepted[key] -= 1
             else:
                 kept[file].append(diagnostic)
+    if fixed_severity == "off":
+        return kept
     for key, left in sorted(accepted.items()):
         for _ in range(left):
-            kept.setdefault(files.get(key.file, folder / key.file), []).append(_fixed(key))
+            kept.setdefault(files.get(key.file, folder / key.file), []).append(_fixed(key, fixed_severity))
     return kept
 
 
-def _fixed(key: FindingKey) -> Diagnostic:
+def _fixed(key: FindingKey, severity: str | None) -> Diagnostic:
     from ..document.lines import Position, Range
     from ..engine.checker import Diagnostic
     from ..engine.findings import Severity
@@ -152,4 +155,5 @@ def _fixed(key: FindingKey) -> Diagnostic:
     at = f" at {key.pointer}" if key.pointer else ""
     message = f"Fixed: {key.code} in {where}{at} is no longer reported; --update-baseline drops its entry"
     start = Position(0, 0)
-    return Diagnostic(Range(start, start), Severity.INFORMATION, FIXED_CODE, message)
+    level = Severity.from_label(severity) if severity is not None else Severity.INFORMATION
+    return Diagnostic(Range(start, start), level, FIXED_CODE, message)
