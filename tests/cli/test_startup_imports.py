@@ -70,3 +70,4 @@ def test_check_of_a_small_file_loads_no_numpy(tmp_path: Path) -> None:
     assert status == 1  # the name has a space: an error, placed in the file (a line table was built)
     assert "numpy" not in loaded
     assert "multiprocessing" not in loaded  # one small file: no process pool
+    assert "regex" not in loaded  # no pattern RE2 cannot run

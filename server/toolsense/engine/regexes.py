@@ -25,7 +25,6 @@ import re
 from typing import Any
 
 import re2  # type: ignore[import-untyped]
-import regex  # type: ignore[import-untyped]
 
 from .ecma_regex import BACKTRACKING, RE2, Invalid, Unsupported, translate
 
@@ -58,6 +57,8 @@ def _linear(pattern: str) -> Any:
 def _backtracking(pattern: str) -> Any:
     """The pattern spelled for the `regex` module and compiled, or None when it is not ECMA-262 or does not
     compile there."""
+    import regex  # type: ignore[import-untyped]  # only for patterns RE2 cannot run: most checks never load it
+
     try:
         return regex.compile(translate(pattern, BACKTRACKING), regex.V0)
     except Exception:  # Invalid, regex.error, RecursionError, OverflowError on hostile patterns
