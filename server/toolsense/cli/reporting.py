@@ -16,8 +16,6 @@ from ..engine.checker import Diagnostic
 from ..engine.findings import Severity
 from ..rules import CATALOG
 from ..textsafety import escape_controls
-from .junit import junit_report
-from .sarif_rules import add_fingerprints, rule_help
 
 
 def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file_count: int, out: TextIO) -> None:
@@ -31,6 +29,8 @@ def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file
     elif output_format == "sarif":
         out.write(json.dumps(sarif(shown), indent=2) + "\n")
     elif output_format == "junit":
+        from .junit import junit_report  # XML is imported for this format only
+
         out.write(junit_report(shown))
     elif output_format == "github":
         for shown_path, shown_diags in shown.items():
@@ -56,6 +56,7 @@ _SARIF_LEVEL = {
 def sarif(shown: dict[str, list[Diagnostic]]) -> dict[str, Any]:
     """A SARIF 2.1.0 log; regions are 1-based with UTF-16 columns, as GitHub code scanning expects."""
     from .. import __version__  # the package metadata, read only for this format
+    from .sarif_rules import add_fingerprints, rule_help
 
     used = sorted({d.code for diags in shown.values() for d in diags})
     rules = [
