@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlparse
 from tree_sitter import Node
 
 from ..document.document import ByteEdit, Document
+from ..document.embedded import EmbeddedNode
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import UnitKind
@@ -153,6 +154,8 @@ def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
     """Every registered check on one unit; a failing check becomes a finding, never an exception."""
     if unit.problem is not None and unit.problem.code == "TS006":
         return []  # no value to check; the problem itself is reported
+    if unit.kind == "tool" and unit.origin == "response":
+        return []  # a provider's response echoes the tools it accepted: proof that they are valid
     findings: list[Finding] = []
     for check in ctx.catalog.unit_checks[unit.kind]:
         try:
@@ -215,9 +218,9 @@ def check_document(
             for start, end, message in syntax_errors(document)
         )
     problem = _shape_problem(file_split, kind_hint)
-    if problem is None and file_split.container is not None and file_split.base is not None:
-        message, where = file_split.container
-        start, end = place_bytes(file_split.base, where, "value", None)
+    base = file_split.base if problem is None else None
+    for message, where in file_split.containers if base is not None else ():
+        start, end = place_bytes(base, where, "value", None)
         container = with_severity(Diagnostic(document.range_of(start, end), Severity.ERROR, "TS008", message), ctx)
         if container is not None:
             diagnostics.append(container)
@@ -356,6 +359,8 @@ class _Placer:
             else:
                 related.append(item)
         absolute = finding.under(span.pointer)
+        if isinstance(node, EmbeddedNode) and absolute.fixes:
+            absolute = dataclasses.replace(absolute, fixes=())  # edits address the file's JSON, not a string's
         return _Placed(absolute, start - node.start_byte, end - node.start_byte, tuple(related))
 
     def absolute(self, finding: Finding) -> _Placed:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..document.document import Document
+from ..document.embedded import EmbeddedNode
 from ..document.jsontree import LocateCache, Pointer, locate, string_content_offsets
 from ..document.lines import Range
 from .findings import Target
@@ -33,6 +34,8 @@ def place_bytes(
     if target == "member" and key is not None:
         return key.start_byte, value.end_byte
     if span is not None and value.type == "string":
+        if isinstance(value, EmbeddedNode):
+            return value.content_offsets(*span)
         return string_content_offsets(value, *span)
     return value.start_byte, value.end_byte
 

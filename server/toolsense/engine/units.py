@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlparse
 from tree_sitter import Node
 
 from ..document.document import Document
+from ..document.embedded import EmbeddedNode
 from ..document.jsontree import (
     MAX_DEPTH,
     Pointer,
@@ -29,7 +30,7 @@ from ..document.jsontree import (
 from ..document.outline import LightNode
 from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
-from . import regexes
+from . import records, regexes
 from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation
 from .detect import detect
@@ -149,8 +150,9 @@ class Split:
     """Why a file a folder glob points at was not checked (one information diagnostic), else None."""
     hinted: bool = False
     """A folder glob points at the file: its syntax errors are reported even when its content is not ours."""
-    container: tuple[str, Pointer] | None = None
-    """A container that is not what it should be (`"tools": "x"` in a request body): a message and where."""
+    containers: tuple[tuple[str, Pointer], ...] = ()
+    """Containers that are not what they should be (`"tools": "x"` in a request body, a dataset's `tools` string
+    that does not parse): a message and where, each."""
 
 
 def root_value(document_node: Node) -> Node | None:
@@ -212,13 +214,18 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
     if root.type == "object" and len(values) == 1 and kind_hint is None and (named := schema_kind(root)):
         claimer = Claimer(named, False, forced_dialect)
     if len(values) > 1:
-        claim = claimer.elements([((i,), node) for i, node in enumerate(values)], "file")
+        lines = [((i,), node) for i, node in enumerate(values)]
+        claim = claimer.elements(lines, "file")
+        if claim.kind is None:
+            claim = records.claim_records(claimer, lines)
         return _from_claim(claim, "lines", root, top, weak)
     if root.type == "array":
         items = [((i,), node) for i, node in enumerate(value_children(root))]
         claim = claimer.elements(items, "file")
         if claim.kind is None and claimer.forced is None:
             claim = conversation(items)
+        if claim.kind is None:
+            claim = records.claim_records(claimer, items)
         return _from_claim(claim, "array", root, root, weak)
     if root.type != "object":
         if claimer.forced is not None:
@@ -226,7 +233,7 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
         return _from_claim(NOT_OURS, "none", root, root, weak)
     if kind_hint in (None, "mcp_config") and _is_mcp_config(document.uri, root):
         return Split("mcp_config", "object", [UnitSpan("mcp_config", (), root)], root, None, root)
-    claim = claimer.root_object(root)
+    claim = records.claim_object(claimer, root)
     return _from_claim(claim, claim.shape if claim.kind is not None else "object", root, root, weak)
 
 
@@ -236,7 +243,7 @@ def _from_claim(claim: Claim, shape: Shape, root: Node, base: Node, weak: UnitKi
         return Split(None, shape, [], root, None, base, note=note, hinted=weak is not None)
     spans = claim.units
     return Split(
-        claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, container=claim.problem
+        claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, containers=claim.all_problems
     )
 
 
@@ -290,7 +297,8 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
     """
     node = span.node
     start, end = node.start_byte, min(node.end_byte, len(document.data))
-    raw = bytes(document.data[start:end])
+    # A unit inside a JSON string of the file reads the string's decoded text (its node spans the file's bytes).
+    raw = node.text if isinstance(node, EmbeddedNode) else bytes(document.data[start:end])
     if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and (deep := _depth_exceeded(raw)) is not None:
         return _unreadable(span, _too_deep(start + deep))
     clean = True
