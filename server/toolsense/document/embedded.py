@@ -24,9 +24,7 @@ MAX_EMBEDDED_BYTES = 1 << 20
 """Largest JSON string read as an embedded document (1 MiB): real tool lists in a dataset line are a few KB; a
 50 MB string is left alone (bounded work and memory whatever the line holds)."""
 
-_ESCAPE = re.compile(
-    rb"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u([0-9a-fA-F]{4})|\\[\s\S]"
-)
+_ESCAPE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u([0-9a-fA-F]{4})|\\[\s\S]")
 
 
 class Embedding:

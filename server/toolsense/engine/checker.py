@@ -24,6 +24,7 @@ from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
 from .findings import MAX_RELATED, Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
+from .records import exchanges
 from .unit_keys import digest, old_span, reads_alike
 from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
 
@@ -219,7 +220,9 @@ def check_document(
         )
     problem = _shape_problem(file_split, kind_hint)
     base = file_split.base if problem is None else None
-    for message, where in file_split.containers if base is not None else ():
+    for message, where in file_split.containers:
+        if base is None:
+            break
         start, end = place_bytes(base, where, "value", None)
         container = with_severity(Diagnostic(document.range_of(start, end), Severity.ERROR, "TS008", message), ctx)
         if container is not None:
@@ -263,9 +266,9 @@ def check_document(
 
     kind = file_split.kind
     if kind is not None and (file_split.base is not None or file_split.spans):
-        for file_check in ctx.catalog.file_checks[kind]:
+        for group, file_check in ((g, c) for g in exchanges(units) for c in ctx.catalog.file_checks[kind]):
             try:
-                file_findings = list(file_check(units, ctx))
+                file_findings = list(file_check(group, ctx))
             except Exception as error:
                 log.exception("file check failed")
                 name = getattr(file_check, "__name__", repr(file_check))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from tree_sitter import Node
 
@@ -103,6 +104,35 @@ def record_of(pointer: Pointer) -> Pointer:
         if part in RECORD_KEYS:
             return pointer[:index]
     return pointer
+
+
+def exchange_of(pointer: Pointer) -> Pointer:
+    """The exchange a request's or response's unit belongs to: its record up to the last array index in it (one
+    line of a dataset, one interaction of a cassette), or the whole file."""
+    found = record_of(pointer)
+    last = max((i for i, part in enumerate(found) if isinstance(part, int)), default=-1)
+    return found[: last + 1]
+
+
+class _Placed(Protocol):
+    @property
+    def pointer(self) -> Pointer: ...
+
+    @property
+    def origin(self) -> str: ...
+
+
+Grouped = TypeVar("Grouped", bound=_Placed)
+
+
+def exchanges(units: list[Grouped]) -> list[list[Grouped]]:
+    """The units file-level rules see together: a dataset's line or a cassette's interaction is a request of its
+    own (its tool names, tool counts and calls are its own), everything else is the file's."""
+    groups: dict[Pointer, list[Grouped]] = {}
+    for unit in units:
+        key = exchange_of(unit.pointer) if unit.origin in ("request", "response") else ()
+        groups.setdefault(key, []).append(unit)
+    return list(groups.values()) if len(groups) > 1 else [units]
 
 
 # --- recordings and captured calls -----------------------------------------------------------------------

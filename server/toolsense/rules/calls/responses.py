@@ -25,7 +25,7 @@ from .tool_calls import NAME_AND_INPUT, UNKNOWN_TOOL, check_call, parse_argument
 @CATALOG.file_check("tool", "tool_call")
 def response_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     calls = [u for u in units if u.kind == "tool_call" and u.origin == "response" and u.dialect in NAME_AND_INPUT]
-    tools = [u for u in units if u.kind == "tool"]
+    tools = [u for u in units if u.kind == "tool"]  # the file's, or its exchange's (`engine.records.exchanges`)
     for call in calls:
         assert call.dialect is not None
         name_pointer, input_pointer = NAME_AND_INPUT[call.dialect]
@@ -34,19 +34,14 @@ def response_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
         if not isinstance(name, str) or raw is None:
             continue
         registry = ToolRegistry()
-        registry.set_file(ctx.uri, tool_infos(ctx.uri, [t for t in tools if _same_record(t, call)], requests=True))
+        registry.set_file(ctx.uri, tool_infos(ctx.uri, tools, requests=True))
         if name in registry.names():
             own = replace(ctx, registry=registry, facts=NO_FACTS, root_uri="")
-            findings = (f for f in check_call(call, own, name, name_pointer, input_pointer) if f.code != UNKNOWN_TOOL.code)
+            findings = (
+                f for f in check_call(call, own, name, name_pointer, input_pointer) if f.code != UNKNOWN_TOOL.code
+            )
             yield from (finding.under(call.pointer) for finding in findings)
         elif isinstance(raw, str):
             _, bad = parse_arguments(raw, input_pointer)
             if bad is not None:
                 yield bad.under(call.pointer)
-
-
-def _same_record(tool: Unit, call: Unit) -> bool:
-    """Whether a tool of the file was the call's to make: in an array or JSON Lines of records, one of its own
-    record's; else any of the file's."""
-    first = call.pointer[:1]
-    return not first or not isinstance(first[0], int) or tool.pointer[:1] == first
