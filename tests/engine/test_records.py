@@ -265,3 +265,29 @@ def test_an_anthropic_message_calls_a_tool_the_file_does_not_define() -> None:
         "content": [{"type": "tool_use", "id": "t1", "name": "get_weather", "input": {"city": 1}}],
     }
     assert check(json.dumps(message), None) == []
+
+
+def test_a_recorded_request_and_the_response_that_echoes_its_tools() -> None:
+    function = {"type": "function", **GOOD_FUNCTION["function"]}
+    output = [{"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": '{"city": 1}'}]
+    recording = {
+        "request": {"body": {"model": "gpt-4.1", "input": USER, "tools": [function]}},
+        "response": {"body": {"id": "resp_1", "object": "response", "output": output, "tools": [function]}},
+    }
+    found = [d for d in check(json.dumps(recording), None) if d.severity == "error"]
+    assert [(d.code, d.text) for d in found] == [("TS305", "1")]  # no duplicate name: the echo is the same tool
+
+
+def test_an_array_of_request_bodies_and_a_json_array_of_dataset_records() -> None:
+    bodies = json.dumps([_broken_request(), _broken_request()], indent=1)
+    assert [(d.code, d.range) for d in check(bodies, None) if d.severity == "error"] == [
+        ("TS214", _at(bodies, '"str"', 0)),
+        ("TS214", _at(bodies, '"str"', 1)),
+    ]
+    records = json.dumps([{"messages": USER, "tools": json.dumps([BROKEN_TOOL])}] * 2)
+    assert [d.range[1] for d in check(records, None) if d.code == "TS214"] == [
+        _at(records, '\\"dict\\"', 0)[1],
+        _at(records, '\\"str\\"', 0)[1],
+        _at(records, '\\"dict\\"', 1)[1],
+        _at(records, '\\"str\\"', 1)[1],
+    ]

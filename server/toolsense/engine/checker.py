@@ -266,6 +266,7 @@ def check_document(
 
     kind = file_split.kind
     if kind is not None and (file_split.base is not None or file_split.spans):
+        seen: set[tuple[str, Pointer, str]] = set()
         for group, file_check in ((g, c) for g in exchanges(units) for c in ctx.catalog.file_checks[kind]):
             try:
                 file_findings = list(file_check(group, ctx))
@@ -273,6 +274,9 @@ def check_document(
                 log.exception("file check failed")
                 name = getattr(file_check, "__name__", repr(file_check))
                 file_findings = [Finding("TS900", f"Internal error in file check {name}: {error!r}", target="parent")]
+            # A finding about the file as a whole (its MCP version) is made once, whichever exchange made it.
+            file_findings = [f for f in file_findings if (f.code, f.pointer, f.message) not in seen]
+            seen.update((f.code, f.pointer, f.message) for f in file_findings)
             batches.append(([placer.absolute(f) for f in file_findings], 0))
     diagnostics.extend(placer.diagnostics(batches, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))

@@ -121,18 +121,30 @@ class _Placed(Protocol):
     @property
     def origin(self) -> str: ...
 
+    @property
+    def kind(self) -> str: ...
+
 
 Grouped = TypeVar("Grouped", bound=_Placed)
 
 
 def exchanges(units: list[Grouped]) -> list[list[Grouped]]:
     """The units file-level rules see together: a dataset's line or a cassette's interaction is a request of its
-    own (its tool names, tool counts and calls are its own), everything else is the file's."""
+    own (its tool names, tool counts and calls are its own), everything else is the file's. The tools a response
+    echoes stand for the request's only when it was not recorded beside it (else they would be counted twice)."""
     groups: dict[Pointer, list[Grouped]] = {}
     for unit in units:
         key = exchange_of(unit.pointer) if unit.origin in ("request", "response") else ()
         groups.setdefault(key, []).append(unit)
-    return list(groups.values()) if len(groups) > 1 else [units]
+    found = list(groups.values()) if len(groups) > 1 else [units]
+    return [_without_echoes(group) for group in found]
+
+
+def _without_echoes(group: list[Grouped]) -> list[Grouped]:
+    echoes = [u for u in group if u.origin == "response" and u.kind == "tool"]
+    if not echoes or all(u.kind != "tool" or u.origin == "response" for u in group):
+        return group
+    return [u for u in group if u.kind != "tool" or u.origin != "response"]
 
 
 # --- recordings and captured calls -----------------------------------------------------------------------
