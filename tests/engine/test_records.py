@@ -291,3 +291,18 @@ def test_an_array_of_request_bodies_and_a_json_array_of_dataset_records() -> Non
         _at(records, '\\"dict\\"', 1)[1],
         _at(records, '\\"str\\"', 1)[1],
     ]
+
+
+def test_json_lines_of_recordings_each_with_its_body_object() -> None:
+    recording = {
+        "request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "body": _broken_request()}
+    }
+    text = _lines(recording, recording)
+    found = [(d.code, d.range) for d in check(text, None) if d.severity == "error"]
+    assert found == [("TS214", _at(text, '"str"', 0)), ("TS214", _at(text, '"str"', 1))]
+
+
+def test_a_recording_whose_body_is_not_a_request_is_not_ours() -> None:
+    recording = {"request": {"method": "POST", "url": "https://example.com/upload", "body": '{"file": "a.txt"}'}}
+    assert check(json.dumps(recording), None) == []
+    assert check(json.dumps({"arguments": {"path": "/tmp", "recursive": True}}), None) == []

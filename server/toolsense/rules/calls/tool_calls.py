@@ -36,7 +36,6 @@ from ...engine.findings import (
     Severity,
 )
 from ...engine.placement import place_bytes
-from ...engine.records import record_of
 from ...engine.schemas import closest
 from ...engine.units import Unit, glob_match, root_value
 from ...engine.workspace import tool_infos, uri_to_path
@@ -150,7 +149,7 @@ UNTRUSTED = CATALOG.rule(
     MODELS_FAMILY,
 )
 
-NAME_AND_INPUT: dict[str, tuple[Pointer, Pointer]] = {
+_NAME_AND_INPUT: dict[str, tuple[Pointer, Pointer]] = {
     "anthropic-call": (("name",), ("input",)),
     "openai-call": (("function", "name"), ("function", "arguments")),
     "openai-flat-call": (("name",), ("arguments",)),
@@ -158,6 +157,9 @@ NAME_AND_INPUT: dict[str, tuple[Pointer, Pointer]] = {
     "bedrock-call": (("toolUse", "name"), ("toolUse", "input")),
     "mcp-call": (("name",), ("arguments",)),
 }
+
+NAME_AND_INPUT = _NAME_AND_INPUT
+"""Where each call dialect keeps the tool's name and its input."""
 
 
 def model_problem(ctx: CheckContext, tool: str, pointer: Pointer) -> Finding | None:
@@ -192,9 +194,9 @@ def _bare_input_tool(ctx: CheckContext) -> str | None:
 def tool_call_input(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     value = unit.value
     if not isinstance(value, dict) or unit.origin in ("request", "response"):
-        return  # checked against the tools of their own request or file (`request_calls`, `responses`)
-    if unit.dialect in NAME_AND_INPUT:
-        name_pointer, input_pointer = NAME_AND_INPUT[unit.dialect]
+        return  # checked against their own request's tools (`request_calls`), or their file's (`responses`)
+    if unit.dialect in _NAME_AND_INPUT:
+        name_pointer, input_pointer = _NAME_AND_INPUT[unit.dialect]
         name = value_at(value, name_pointer)
         if not isinstance(name, str):
             return
@@ -214,21 +216,12 @@ def tool_call_input(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
 def request_calls(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     """The tool calls in a request body's messages, against the tools of the same request (the only ones the
     model was given), whatever else the workspace defines."""
-    calls = [u for u in units if u.kind == "tool_call" and u.origin == "request" and u.dialect in NAME_AND_INPUT]
+    calls = [u for u in units if u.kind == "tool_call" and u.origin == "request" and u.dialect in _NAME_AND_INPUT]
     if not calls:
         return
-    records: dict[Pointer, list[Unit]] = {}
-    for unit in units:
-        if unit.kind == "tool":
-            records.setdefault(record_of(unit.pointer), []).append(unit)
-    for record, group in records.items():
-        own = [call for call in calls if record_of(call.pointer) == record]
-        if own:
-            yield from _against_request(own, group, ctx)
-
-
-def _against_request(calls: list[Unit], tools: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
-    """A request's calls (or a dataset record's) against the tools of that request."""
+    tools = [u for u in units if u.kind == "tool"]
+    if not tools:
+        return
     # A provider's built-in tools: Anthropic's server tools have fixed names (their calls are the provider's to
     # check); OpenAI's (code_interpreter, file_search) are called by names the request does not spell.
     server_names = {u.value.get("name") for u in tools if u.dialect == "anthropic-server" and isinstance(u.value, dict)}
@@ -238,7 +231,7 @@ def _against_request(calls: list[Unit], tools: list[Unit], ctx: CheckContext) ->
     own = replace(ctx, registry=registry, facts=NO_FACTS, root_uri="")
     for unit in calls:
         assert unit.dialect is not None
-        name_pointer, input_pointer = NAME_AND_INPUT[unit.dialect]
+        name_pointer, input_pointer = _NAME_AND_INPUT[unit.dialect]
         name = value_at(unit.value, name_pointer)
         if not isinstance(name, str) or value_at(unit.value, input_pointer) is None or name in server_names:
             continue
@@ -269,9 +262,24 @@ def check_call(
     text: str | None = None
     if isinstance(raw, str):
         text = raw
-        arguments, bad = parse_arguments(raw, input_pointer)
-        if bad is not None:
-            yield bad
+        try:
+            arguments = json.loads(raw)
+        except ValueError as error:
+            pos = getattr(error, "pos", 0) or 0
+            message = getattr(error, "msg", str(error))
+            yield Finding(
+                BAD_ARGUMENTS.code,
+                f"arguments is not valid JSON: {message} (at character {pos + 1})",
+                input_pointer,
+                span=(pos, min(pos + 1, len(raw))),
+            )
+            return
+        if not isinstance(arguments, dict):
+            yield Finding(
+                BAD_ARGUMENTS.code,
+                f"arguments must encode a JSON object, found {json_type_name(arguments)}",
+                input_pointer,
+            )
             return
     else:
         arguments = raw
@@ -295,25 +303,6 @@ def check_call(
         yield from (f.under(input_pointer) for f in findings)
     for note in notes:
         yield Finding(CUT_SHORT.code, f"Checking {subject} was cut short: {note}", input_pointer, "key")
-
-
-def parse_arguments(raw: str, pointer: Pointer) -> tuple[Any, Finding | None]:
-    """A JSON-string `arguments`' object, or the finding that it is not JSON (on its character) or no object."""
-    try:
-        arguments = json.loads(raw)
-    except (ValueError, RecursionError) as error:
-        pos = getattr(error, "pos", 0) or 0
-        message = getattr(error, "msg", str(error))
-        return None, Finding(
-            BAD_ARGUMENTS.code,
-            f"arguments is not valid JSON: {message} (at character {pos + 1})",
-            pointer,
-            span=(pos, min(pos + 1, len(raw))),
-        )
-    if not isinstance(arguments, dict):
-        found = json_type_name(arguments)
-        return None, Finding(BAD_ARGUMENTS.code, f"arguments must encode a JSON object, found {found}", pointer)
-    return arguments, None
 
 
 def _model_findings(loaded: LoadedModel, arguments: JsonObject, subject: str, budget: int) -> list[Finding]:
