@@ -306,3 +306,27 @@ def test_a_recording_whose_body_is_not_a_request_is_not_ours() -> None:
     recording = {"request": {"method": "POST", "url": "https://example.com/upload", "body": '{"file": "a.txt"}'}}
     assert check(json.dumps(recording), None) == []
     assert check(json.dumps({"arguments": {"path": "/tmp", "recursive": True}}), None) == []
+
+
+def test_hostile_tools_strings_get_one_clear_diagnostic() -> None:
+    deep = json.dumps({"messages": USER, "tools": "[" * 100_000 + "]" * 100_000})
+    (found,) = check(deep, None)
+    assert (found.code, found.message) == ("TS008", "'tools' is a JSON string nested too deeply to read")
+    huge_number = json.dumps({"messages": USER, "tools": '[{"name": "f", "n": ' + "9" * 5000 + "}]"})
+    (found,) = check(huge_number, None)
+    assert found.code == "TS008" and found.message.startswith("'tools' is a JSON string that cannot be read: ")
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    tool = {"name": "f", "description": "Deep.", "parameters": schema}
+    for _ in range(140):
+        schema["properties"] = {"x": {"type": "object", "properties": {}}}
+        schema = schema["properties"]["x"]
+    text = json.dumps({"messages": USER, "tools": json.dumps([tool])})
+    (found,) = check(text, None)
+    assert (found.code, found.text) == ("TS006", "{")
+    inner = json.dumps([tool])
+    # The first bracket past 128 levels inside the tool (the list around it is one more).
+    opening = [index for index, char in enumerate(inner) if char in "[{"]
+    offset = opening[129]
+    token = json.dumps(inner)
+    expected = text.index(token) + len(json.dumps(inner[:offset])) - 1  # the escaped prefix, less its closing quote
+    assert found.range == (0, expected, 0, expected + 1)

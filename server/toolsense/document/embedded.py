@@ -157,6 +157,10 @@ class EmbeddedNode:
     def prev_sibling(self) -> EmbeddedNode | None:
         return self._wrap(self.inner.prev_sibling)
 
+    def file_offset(self, offset: int) -> int:
+        """The file's byte offset of a byte offset in this node's own text."""
+        return self.embedding.outer(self.inner.start_byte + offset)
+
     def content_offsets(self, start: int, end: int) -> tuple[int, int]:
         """The file's byte span of decoded characters [start, end) of this string node."""
         first, last = string_content_offsets(self.inner, start, end)

@@ -240,8 +240,12 @@ def _embedded_tools(claimer: Claimer, holder: Node, key: str, prefix: Pointer) -
     except json.JSONDecodeError as error:
         message = f"'{key}' is a JSON string that does not parse: {error.msg} (at character {error.pos + 1})"
         return Claim("tool", "wrapper", [], problems=((message, pointer),))
-    except (ValueError, RecursionError):
-        return Claim("tool", "wrapper", [], problems=((f"'{key}' is a JSON string that cannot be read", pointer),))
+    except RecursionError:
+        message = f"'{key}' is a JSON string nested too deeply to read"
+        return Claim("tool", "wrapper", [], problems=((message, pointer),))
+    except ValueError as error:  # a number too long to convert, …
+        message = f"'{key}' is a JSON string that cannot be read: {error}"
+        return Claim("tool", "wrapper", [], problems=((message, pointer),))
     document = embedded_document(holder)
     values = document_values(document) if document is not None else []
     if len(values) != 1:

@@ -300,7 +300,7 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
     # A unit inside a JSON string of the file reads the string's decoded text (its node spans the file's bytes).
     raw = node.text if isinstance(node, EmbeddedNode) else bytes(document.data[start:end])
     if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and (deep := _depth_exceeded(raw)) is not None:
-        return _unreadable(span, _too_deep(start + deep))
+        return _unreadable(span, _too_deep(node.file_offset(deep) if isinstance(node, EmbeddedNode) else start + deep))
     clean = True
     problem: UnitProblem | None = None
     text: bytes | LightNode | None = raw if raw[:1] == b"{" else None  # only objects are validated
