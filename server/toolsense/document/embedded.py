@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 from tree_sitter import Node, Parser
@@ -31,38 +33,36 @@ class Embedding:
     """The decoded text of a string token of the file and the map from its byte offsets to the file's."""
 
     def __init__(self, token: bytes, token_start: int, decoded: str, new_parser: Callable[[], Parser]) -> None:
+        """token: the string's bytes in the file (quotes included), starting at token_start; decoded: its value."""
         self.text = decoded.encode("utf-8", "surrogatepass")
+        self._base = token_start
         body_end = len(token) - 1 if len(token) >= 2 and token.endswith(b'"') else len(token)
-        # Segments in text order: (offset in the decoded text, offset in the file, whether an escape).
-        inner: list[int] = [0]
-        outer: list[int] = [token_start + 1]
-        escape: list[bool] = [False]
-        decoded_at, token_at = 0, 1
-        for match in _ESCAPE.finditer(token, 1, body_end):
-            decoded_at += match.start() - token_at  # the plain run before the escape is copied byte for byte
-            inner.append(decoded_at)
-            outer.append(token_start + match.start())
-            escape.append(True)
-            decoded_at += _decoded_width(match)
-            token_at = match.end()
-            inner.append(decoded_at)
-            outer.append(token_start + token_at)
-            escape.append(False)
-        inner.append(len(self.text))
-        outer.append(token_start + body_end)
-        escape.append(False)
-        self._inner, self._outer, self._escape = inner, outer, escape
+        # Every escape, in text order (a few hundred per tool list: built in list comprehensions, not a loop):
+        # where it starts in the token, how many bytes it takes there and in the decoded text, and how many bytes
+        # shorter the decoded text is than the token once past it.
+        # Kept as machine integers: a dataset's thousands of embedded documents hold them all at once.
+        matches = list(_ESCAPE.finditer(token, 1, body_end))
+        starts = [match.start() for match in matches]
+        lengths = [match.end() - match.start() for match in matches]
+        widths = [1 if length == 2 else _decoded_width(m) for m, length in zip(matches, lengths, strict=True)]
+        shrink = list(accumulate(length - width for length, width in zip(lengths, widths, strict=True)))
+        self._starts, self._lengths, self._widths = array("q", starts), array("b", lengths), array("b", widths)
+        self._shrink = array("q", shrink)
+        self._inner = array("q", [start - 1 - before for start, before in zip(starts, [0, *shrink[:-1]], strict=True)])
+        """Where each escape's character starts in the decoded text."""
         self.tree = new_parser().parse(self.text)
 
     def outer(self, offset: int, end: bool = False) -> int:
         """The file's byte offset of a byte offset of the decoded text (an end inside an escape's character: the
         escape's end; a start: its start)."""
         index = bisect.bisect_right(self._inner, offset) - 1
-        index = max(0, min(index, len(self._inner) - 1))
-        if self._escape[index]:
-            inside = offset > self._inner[index]
-            return self._outer[index + 1] if end and inside else self._outer[index]
-        return self._outer[index] + (offset - self._inner[index])
+        if index < 0:
+            return self._base + 1 + offset  # before the first escape: byte for byte after the opening quote
+        start = self._inner[index]
+        if offset == start or offset < start + self._widths[index]:
+            inside = end and offset > start
+            return self._base + self._starts[index] + (self._lengths[index] if inside else 0)
+        return self._base + 1 + offset + self._shrink[index]
 
     @property
     def root(self) -> EmbeddedNode:
