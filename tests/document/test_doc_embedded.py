@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from toolsense.document.document import Document
-from toolsense.document.embedded import MAX_EMBEDDED_BYTES, EmbeddedNode, embedded_document
+from toolsense.document.document import Document, new_parser
+from toolsense.document.embedded import MAX_EMBEDDED_BYTES, EmbeddedNode, Embedding, embedded_document
 from toolsense.document.jsontree import document_values, locate, string_value
 
 
@@ -72,3 +72,23 @@ def test_strings_too_large_or_not_strings_are_not_read() -> None:
     assert string is not None
     assert embedded_document(string) is None
     assert embedded_document(document.root.named_children[0]) is None
+
+
+@pytest.mark.parametrize(
+    ("body", "expected", "end_of_first"),
+    [
+        ("abc", [1, 2, 3, 4], 2),  # no escape: byte for byte after the quote
+        ('a\\"b', [1, 2, 4, 5], 2),
+        ("é\\u00e9x", [1, 2, 3, 3, 9, 10], 2),  # a start inside an escaped character maps to the escape's start
+        ("\\ud83d\\ude00z", [1, 1, 1, 1, 13, 14], 13),  # an end inside it, to the escape's end
+        ("\\ud800q", [1, 1, 1, 7, 8], 7),
+        ("\\n\\t", [1, 3, 5], 3),
+    ],
+)
+def test_every_decoded_byte_maps_to_its_character_in_the_token(
+    body: str, expected: list[int], end_of_first: int
+) -> None:
+    token = ('"' + body + '"').encode()
+    embedding = Embedding(token, 10, json.loads(token), new_parser)
+    assert [embedding.outer(i) - 10 for i in range(len(embedding.text) + 1)] == expected
+    assert embedding.outer(1, end=True) - 10 == end_of_first

@@ -48,7 +48,8 @@ class Embedding:
         shrink = list(accumulate(length - width for length, width in zip(lengths, widths, strict=True)))
         self._starts, self._lengths, self._widths = array("q", starts), array("b", lengths), array("b", widths)
         self._shrink = array("q", shrink)
-        self._inner = array("q", [start - 1 - before for start, before in zip(starts, [0, *shrink[:-1]], strict=True)])
+        before = [0, *shrink[:-1]] if shrink else []  # the shrink before each escape
+        self._inner = array("q", [start - 1 - shorter for start, shorter in zip(starts, before, strict=True)])
         """Where each escape's character starts in the decoded text."""
         self.tree = new_parser().parse(self.text)
 
