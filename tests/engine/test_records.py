@@ -330,3 +330,28 @@ def test_hostile_tools_strings_get_one_clear_diagnostic() -> None:
     token = json.dumps(inner)
     expected = text.index(token) + len(json.dumps(inner[:offset])) - 1  # the escaped prefix, less its closing quote
     assert found.range == (0, expected, 0, expected + 1)
+
+
+def test_bodies_one_level_down_in_each_dialect() -> None:
+    anthropic = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "messages": USER,
+        "tools": [{"name": "f", "description": "Does f.", "input_schema": {"type": "dict", "properties": {}}}],
+    }
+    responses = {
+        "model": "gpt-4.1",
+        "input": USER,
+        "tools": [{"type": "function", "name": "f", "description": "Does f.", "parameters": {"type": "dict"}}],
+    }
+    for body in (anthropic, responses):
+        as_text = json.dumps({"request": {"body": json.dumps(body)}})
+        as_object = json.dumps({"arguments": body})
+        assert [(d.code, d.text) for d in check(as_text, None) if d.severity == "error"] == [("TS214", '\\"dict\\"')]
+        assert [(d.code, d.text) for d in check(as_object, None) if d.severity == "error"] == [("TS214", '"dict"')]
+
+
+def test_streamed_chunks_are_left_alone() -> None:
+    delta = {"tool_calls": [{"index": 0, "function": {"name": "f", "arguments": '{"ci'}}]}
+    chunk = {"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta}]}
+    assert check(_lines(chunk, chunk), None) == []
