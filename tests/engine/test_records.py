@@ -355,3 +355,15 @@ def test_streamed_chunks_are_left_alone() -> None:
     delta = {"tool_calls": [{"index": 0, "function": {"name": "f", "arguments": '{"ci'}}]}
     chunk = {"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta}]}
     assert check(_lines(chunk, chunk), None) == []
+
+
+def test_close_every_object_schema_leaves_tools_inside_strings_alone() -> None:
+    from toolsense.document.document import Document
+    from toolsense.fixes.close_objects import close_objects_fix
+
+    open_schema = {"name": "f", "description": "Does f.", "parameters": {"type": "object", "properties": {}}}
+    embedded = _lines({"messages": USER, "tools": json.dumps([open_schema])})
+    assert close_objects_fix(Document.from_text("file:///x/d.jsonl", embedded)) is None
+    plain = _lines({"messages": USER, "tools": [open_schema]})
+    fix = close_objects_fix(Document.from_text("file:///x/d.jsonl", plain))
+    assert fix is not None and [edit.pointer for edit in fix.edits] == [("tools", 0, "parameters")]
