@@ -1,5 +1,5 @@
 """In the editor, a dataset line's `tools` JSON string is checked as in the CLI, with ranges inside the string;
-a keystroke inside the string re-checks it, and the editor's features answer there without failing."""
+a keystroke inside the string re-checks it, and the editor's features stay out of the string."""
 
 from __future__ import annotations
 
@@ -29,8 +29,9 @@ async def test_a_dataset_tools_string_in_the_editor(session: Session) -> None:
     assert sorted(_ranges(published), key=str) == sorted(expected, key=str)
 
     line, character = lsp_position(TEXT, dict_at + 3)
-    await session.hover(uri, line, character)
-    await session.completion(uri, line, character)
+    # Inside the string: no completion or hover would write or read its escaped text as JSON.
+    assert await session.hover(uri, line, character) is None
+    assert await session.completion(uri, line, character) == []
     await session.client.text_document_document_symbol_async(
         types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
     )
