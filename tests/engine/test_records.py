@@ -367,3 +367,9 @@ def test_close_every_object_schema_leaves_tools_inside_strings_alone() -> None:
     plain = _lines({"messages": USER, "tools": [open_schema]})
     fix = close_objects_fix(Document.from_text("file:///x/d.jsonl", plain))
     assert fix is not None and [edit.pointer for edit in fix.edits] == [("tools", 0, "parameters")]
+
+
+def test_chat_logs_without_tools_are_not_claimed_as_records() -> None:
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": {"a": 1}}}
+    log = {"model": "gpt-4o", "messages": [*USER, {"role": "assistant", "tool_calls": [call]}]}
+    assert check(_lines(log, log), None) == []

@@ -198,7 +198,7 @@ def _body(claimer: Claimer, node: Node, prefix: Pointer) -> Claim | None:
     dataset = _dataset(claimer, body, shape, prefix)
     if dataset is not None:
         return dataset
-    if not {"tools", "functions", "toolConfig", "messages"} & shape.keys():
+    if not {"tools", "functions", "toolConfig"} & shape.keys():  # a conversation alone is not claimed here
         return None
     claim = claimer.root_object(body)
     return _under(claim, prefix) if claim.kind is not None else None
