@@ -114,7 +114,9 @@ def exchange_of(pointer: Pointer) -> Pointer:
     return found[: last + 1]
 
 
-class _Placed(Protocol):
+class _InExchange(Protocol):
+    """What `exchanges` reads of a unit."""
+
     @property
     def pointer(self) -> Pointer: ...
 
@@ -125,7 +127,7 @@ class _Placed(Protocol):
     def kind(self) -> str: ...
 
 
-Grouped = TypeVar("Grouped", bound=_Placed)
+Grouped = TypeVar("Grouped", bound=_InExchange)
 
 
 def exchanges(units: list[Grouped]) -> list[list[Grouped]]:
