@@ -44,6 +44,8 @@ class StdioTarget:
     args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    hidden: tuple[str, ...] = ()
+    """Values filled in from the environment (`${env:NAME}`): secrets, like `env`'s."""
 
     def label(self) -> str:
         return " ".join((self.command, *self.args))
@@ -53,6 +55,8 @@ class StdioTarget:
 class HttpTarget:
     url: str
     headers: dict[str, str] = field(default_factory=dict)
+    hidden: tuple[str, ...] = ()
+    """Values filled in from the environment (`${env:NAME}`, in the URL or a header): secrets."""
 
     def label(self) -> str:
         return _strip_userinfo(self.url)
@@ -85,7 +89,7 @@ class Listing:
 
 def secrets_of(target: Target) -> list[str]:
     """Values that must never appear in a message or a log: env values, header values, URL credentials."""
-    values: list[str] = []
+    values: list[str] = list(target.hidden)
     if isinstance(target, StdioTarget):
         values += target.env.values()
     else:
