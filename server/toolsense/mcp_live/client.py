@@ -15,14 +15,15 @@ import contextlib
 import logging
 import math
 import re
-import tempfile
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any
 
 from .. import __version__
+from .http import bounded_http_transport
 from .options import DEFAULT_TIMEOUT_S
+from .stdio import MessageTooLarge, StderrTail, stdio_transport
 
 MAX_PAGES = 1000
 MAX_TOOLS = 10_000
@@ -124,13 +125,13 @@ def list_tools(
     _quiet_sdk_logs()
     listing = Listing(target)
     secrets = secrets_of(target)
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
-        try:
-            anyio.run(_run, target, listing, timeout, max_pages, max_tools, errlog)
-        except BaseException as error:  # every failure becomes one problem
-            if isinstance(error, (KeyboardInterrupt, SystemExit)):
-                raise
-            listing.problem = _problem_for(_leaf(error), listing, timeout, _tail(errlog), _Stage.current(listing))
+    errlog = StderrTail()
+    try:
+        anyio.run(_run, target, listing, timeout, max_pages, max_tools, errlog)
+    except BaseException as error:  # every failure becomes one problem
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            raise
+        listing.problem = _problem_for(_leaf(error), listing, timeout, _tail(errlog), _Stage.current(listing))
     if listing.problem is not None:
         listing.problem = LiveProblem(listing.problem.code, redact(listing.problem.message, secrets))
     listing.notes = [LiveProblem(n.code, redact(n.message, secrets)) for n in listing.notes]
@@ -166,6 +167,10 @@ class _Tap:
 
     def __init__(self) -> None:
         self.last_result: dict[str, Any] | None = None
+        self.room: int | None = None
+        """How many more tools the listing takes: a longer `tools` array is cut as it arrives, before the SDK
+        validates it or anything else holds it."""
+        self.dropped = 0
         self.garbage: list[str] = []
         """The first few lines that were not JSON-RPC (a server may print them forever: bounded)."""
         self.garbage_count = 0
@@ -178,6 +183,10 @@ class _Tap:
             return
         message = getattr(getattr(item, "message", None), "result", None)
         if isinstance(message, dict):
+            tools = message.get("tools")
+            if isinstance(tools, list) and self.room is not None and len(tools) > self.room:
+                self.dropped += len(tools) - self.room
+                del tools[self.room :]
             self.last_result = message
 
 
@@ -218,7 +227,7 @@ async def _tapped(transport: Any, tap: _Tap) -> AsyncIterator[Any]:
 
 
 async def _run(
-    target: Target, listing: Listing, timeout: float, max_pages: int, max_tools: int, errlog: TextIO
+    target: Target, listing: Listing, timeout: float, max_pages: int, max_tools: int, errlog: StderrTail
 ) -> None:
     import anyio
     from mcp import Client
@@ -236,7 +245,7 @@ async def _run(
 
 
 async def _session(
-    target: Target, listing: Listing, max_pages: int, max_tools: int, errlog: TextIO, mode: str, client_cls: Any
+    target: Target, listing: Listing, max_pages: int, max_tools: int, errlog: StderrTail, mode: str, client_cls: Any
 ) -> None:
     import mcp_types as types
     from pydantic import ValidationError
@@ -260,6 +269,7 @@ async def _session(
             while True:
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
                 tap.last_result = None
+                tap.room = max(0, max_tools - len(listing.tools))
                 # The raw result is what we check; the SDK's opinion of it is not needed.
                 with contextlib.suppress(ValidationError):
                     await client.session.list_tools(params=params)
@@ -273,7 +283,7 @@ async def _session(
                     return
                 listing.tools.extend(tools)
                 next_cursor = raw.get("nextCursor") if isinstance(raw, dict) else None
-                if not isinstance(next_cursor, str) or not next_cursor:
+                if (not isinstance(next_cursor, str) or not next_cursor) and not tap.dropped:
                     break
                 if len(listing.tools) >= max_tools:
                     listing.notes.append(
@@ -305,22 +315,15 @@ async def _session(
             )
 
 
-def _transport(target: Target, errlog: TextIO) -> Any:
+def _transport(target: Target, errlog: StderrTail) -> Any:
     if isinstance(target, StdioTarget):
-        from mcp.client.stdio import StdioServerParameters, stdio_client
-
-        parameters = StdioServerParameters(
-            command=target.command,
-            args=list(target.args),
-            env=dict(target.env) or None,
-            cwd=target.cwd,
-            encoding_error_handler="replace",
-        )
-        return stdio_client(parameters, errlog=errlog)
+        return stdio_transport(target, errlog)
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    http = httpx2.AsyncClient(headers=dict(target.headers), timeout=httpx2.Timeout(30.0, read=300.0))
+    http = httpx2.AsyncClient(
+        headers=dict(target.headers), timeout=httpx2.Timeout(30.0, read=300.0), transport=bounded_http_transport()
+    )
     return _closing_http(streamable_http_client(target.url, http_client=http), http)
 
 
@@ -342,14 +345,8 @@ def _leaf(error: BaseException) -> BaseException:
     return error
 
 
-def _tail(errlog: TextIO) -> str:
-    try:
-        errlog.flush()
-        errlog.seek(0)
-        text = errlog.read()
-    except (OSError, ValueError):
-        return ""
-    text = text.strip()
+def _tail(errlog: StderrTail) -> str:
+    text = errlog.text()
     if len(text) > _STDERR_TAIL:
         text = "…" + text[-_STDERR_TAIL:]
     return text
@@ -373,6 +370,8 @@ def _problem_for(error: BaseException, listing: Listing, timeout: float, stderr:
         elif isinstance(target, StdioTarget) and listing.protocol_version is None:
             message += "; does it wait for input, or expect other arguments?"
         return LiveProblem("TS921", message + said)
+    if isinstance(error, MessageTooLarge):
+        return LiveProblem("TS920", f"{stage} failed: {error}")
     if isinstance(error, FileNotFoundError) and isinstance(target, StdioTarget):
         return LiveProblem("TS920", f"Cannot start the server: command {target.command!r} not found")
     if isinstance(error, PermissionError) and isinstance(target, StdioTarget):
