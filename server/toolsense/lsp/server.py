@@ -141,12 +141,17 @@ class ToolsenseServer(LanguageServer):
         """Files on disk that are ours (tool definitions, automations, tool calls), found by indexing."""
         self.index_generation = 0
         self.exit_code = 0
+        self.remote = False
+        """Served over TCP (`lsp/tcp.py`): a client that says nothing about trust is not trusted."""
 
     # --- the transport ----------------------------------------------------------------------------------
 
-    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    def start_io(
+        self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, first: bytes | None = None
+    ) -> None:
         """Serve over stdio with toolsense's own transport (`lsp/transport.py`); the exit code the client earned
-        (LSP: 0 after `shutdown`, else 1) is left in `exit_code`."""
+        (LSP: 0 after `shutdown`, else 1) is left in `exit_code`. `first`: a message body already read from
+        `stdin` (the `initialize` a TCP client authenticated with), handled before the rest."""
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         transport = StdioTransport(
@@ -156,6 +161,7 @@ class ToolsenseServer(LanguageServer):
             self.max_message_bytes,
             self.stop_work,
             self.scheduler.message_coming,
+            first,
         )
 
         async def serve() -> int:
