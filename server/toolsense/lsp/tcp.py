@@ -53,10 +53,11 @@ def authenticated_initialize(body: bytes, token: str) -> bytes | None:
         message = json.loads(body)
     except ValueError:
         return None
-    params = message.get("params") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or message.get("method") != "initialize":
+        return None
+    params = message.get("params")
     options = params.get("initializationOptions") if isinstance(params, dict) else None
-    presented = options.get(TOKEN_OPTION) if isinstance(options, dict) else None
-    if message.get("method") != "initialize" or not isinstance(presented, str):
+    if not isinstance(options, dict) or not isinstance(presented := options.get(TOKEN_OPTION), str):
         return None
     if not hmac.compare_digest(presented.encode("utf-8", "replace"), token.encode("utf-8")):
         return None
