@@ -67,6 +67,27 @@ class ToolsenseProtocol(LanguageServerProtocol):
     line table and an incrementally re-parsed tree). pygls' `TextDocument` re-splits the whole text on every
     access and splits lines at U+2028, which LSP does not."""
 
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Any,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        """pygls files the future of every handler it runs under the message's id, and takes it out again only
+        when it answers a request: a notification's future (and the future of each step of a generator
+        handler, such as didChange's) stayed for good — two per keystroke, each pinning the memory around it.
+        Each one is taken out when it is done (a request's is taken out first, by the answer)."""
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(functools.partial(self._forget_future, msg_id))
+
+    def _forget_future(self, msg_id: Any, future: Any) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
