@@ -4,9 +4,11 @@ The tool definitions are kept exactly as the server sent them (the JSON-RPC resu
 not as the SDK's models parse them: an invalid definition is what we want to see and place, and the SDK would
 reject it (or drop tools it filters). Every way a server can fail — not found, crashing on start, printing
 garbage on stdout, waiting for input, hanging, an endless cursor, a huge listing — ends in one `LiveProblem`
-within `timeout` seconds; the SDK's stdio transport then stops the process tree (stdin closed, SIGTERM,
-SIGKILL), so nothing is left running. Values of `env` and `headers` are secrets: they are redacted from every
-message, and the SDK's own logger (which would print unparsable stdout lines) is kept quiet.
+within `timeout` seconds; the stdio transport (`stdio.py`) then stops the server's process group (stdin closed,
+SIGTERM, SIGKILL), and its `Lifeline` does so when toolsense itself is killed, so nothing is left running. What a
+server sends is bounded as it arrives: one message (`stdio.MAX_MESSAGE_BYTES`, an HTTP body too), the tail of
+its stderr, and the tools of a page beyond `max_tools`. Values of `env` and `headers` are secrets: they are
+redacted from every message, and the SDK's own logger (which would print unparsable stdout lines) is kept quiet.
 """
 
 from __future__ import annotations
