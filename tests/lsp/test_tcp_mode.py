@@ -106,7 +106,8 @@ def _open_and_run(client: TcpClient, root: Path, marker: Path) -> dict[str, Any]
 def test_a_client_without_the_token_is_refused_and_runs_nothing(served: tuple[int, str], tmp_path: Path) -> None:
     port, token = served
     marker = tmp_path / "ran"
-    for options in ({}, {"tcpToken": token[:-1] + "x", "trusted": True}):
+    wrong = token[:-1] + ("y" if token.endswith("x") else "x")
+    for options in ({}, {"tcpToken": wrong, "trusted": True}):
         client = TcpClient(port)
         try:
             refused = client.initialize(tmp_path, options)
