@@ -111,6 +111,9 @@ def _parser() -> argparse.ArgumentParser:
         help="what the server logs to stderr: %(choices)s (default: %(default)s)",
     )
 
+    mcp = sub.add_parser("mcp", help="run toolsense as an MCP server over stdio (for coding agents)")
+    mcp.add_argument("--config", type=Path, help="a toolsense.toml or pyproject.toml to read settings from")
+
     rules = sub.add_parser("rules", help="list the rules")
     rules.add_argument("--markdown", action="store_true", help="print docs/rules.md")
 
@@ -161,6 +164,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         return _serve(args, out)
     if args.command == "rules":
         return _rules(args.markdown, out)
+    if args.command == "mcp":
+        loaded = load_settings_for([], args.config, sys.stderr)
+        if loaded is None:
+            return EXIT_USAGE
+        from ..mcp_server.server import serve
+        from ..mcp_server.service import Project
+
+        return serve(Project(*loaded), out.buffer)
     if args.command == "schema":
         from .schema_command import print_schema
 
