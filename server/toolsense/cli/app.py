@@ -100,7 +100,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="worker processes checking files (default: the cores available; one for --fix and --diff)",
     )
-    check.add_argument("--stats", action="store_true", help="print files/s on stderr (always on a terminal)")
+    check.add_argument(
+        "--stats",
+        action="store_true",
+        help="print files/s (always on a terminal) and each tool's tokens, per file and server, on stderr",
+    )
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (for debugging)")
@@ -343,6 +347,10 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _throughput(file_count, time.perf_counter() - started, pooled.jobs if pooled is not None else 1, err)
     if live is not None:
         live.merge(results)
+    if args.stats:
+        from .token_stats import write_token_stats
+
+        write_token_stats(results, settings, err)
     if args.fix or args.diff:
         from .fix_files import apply_fixes_to_workspace
 
