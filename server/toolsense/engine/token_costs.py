@@ -26,7 +26,7 @@ def unit_cost(unit: Unit, index: int) -> ToolCost | None:
     """A tool unit's cost (None for other units); a tool without a name is `tool N`."""
     if unit.kind != "tool" or unit.dialect not in NAME_KEY or not isinstance(unit.value, dict):
         return None
-    value = unit.value
+    value: object = unit.value
     for part in NAME_KEY[unit.dialect]:
         value = value.get(part) if isinstance(value, dict) else None
     name = value if isinstance(value, str) and value else f"tool {index}"
