@@ -33,10 +33,13 @@ def unit_cost(unit: Unit, index: int) -> ToolCost | None:
     return ToolCost(name, unit.pointer, unit.dialect, count_tool(unit.value, unit.dialect))
 
 
-def document_costs(document: Document, kind: UnitKind | None, dialect: str | None = None) -> list[ToolCost]:
-    """Every tool of the document with its cost, in document order."""
+def document_costs(
+    document: Document, kind: UnitKind | None, dialect: str | None = None, max_units: int | None = None
+) -> list[ToolCost]:
+    """Every tool of the document with its cost, in document order; none when the file has more than
+    max_units units (an editor's hover does not read a generated file's thousands of tools)."""
     file_split = split(document, kind, dialect)
-    if file_split.kind != "tool":
+    if file_split.kind != "tool" or (max_units is not None and len(file_split.spans) > max_units):
         return []
     units = with_dialects([read_unit(document, span) for span in file_split.spans])
     return [cost for index, unit in enumerate(units) if (cost := unit_cost(unit, index)) is not None]

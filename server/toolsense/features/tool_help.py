@@ -21,6 +21,7 @@ from ..tokens import count_tool
 from . import completion, hover
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site, call_tool_name
+from .symbols import MAX_UNITS_WITH_CHILDREN
 
 _CALL_INPUT: dict[str, Pointer] = {
     "anthropic-call": ("input",),
@@ -64,7 +65,7 @@ def budget_hover(query: CursorQuery) -> HoverAnswer | None:
 def tokens_markdown(query: CursorQuery, view: ToolView) -> str:
     """What the tool costs in tokens with every request, and the file's tools together."""
     lines = [f"Tokens: {count_tool(view.value, view.dialect).label()} with every request."]
-    costs = document_costs(query.document, query.kind)
+    costs = document_costs(query.document, query.kind, max_units=MAX_UNITS_WITH_CHILDREN)
     if len(costs) > 1:
         lines.append(f"The file's {len(costs)} tools: {total(costs).label()}.")
     return "\n\n".join(lines)
