@@ -97,7 +97,7 @@ def build(project: Project) -> Server[Any]:
             result = await anyio.to_thread.run_sync(partial(call, project, params.name, arguments))
         except ToolError as error:
             return _error(types, str(error))
-        text = json.dumps(result, indent=2, ensure_ascii=False)
+        text = json.dumps(result, ensure_ascii=False)  # one line: the agent pays for every indenting space
         return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result)
 
     return Server(
