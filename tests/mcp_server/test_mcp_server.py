@@ -86,6 +86,10 @@ async def test_every_tool_through_the_sdk_client(project: Path) -> None:
         failed, checked_text = await _call(session, "check", {"text": inline, "file_name": "tools/weather.tools.json"})
         assert not failed
         assert checked_text["findings"] == cli_findings
+        failed, by_content = await _call(session, "check", {"text": inline})  # no name: the content decides
+        assert not failed
+        assert [f["code"] for f in by_content["findings"]] == [f["code"] for f in cli_findings]
+        assert {f["path"] for f in by_content["findings"]} == {"input.json"}
 
         failed, fixed = await _call(session, "fix", {"path": "tools/weather.tools.json"})
         assert not failed
@@ -109,8 +113,12 @@ async def test_every_tool_through_the_sdk_client(project: Path) -> None:
         )
         assert not failed and tool["schema"]["name"] == "forecast" and "inputSchema" in tool["schema"]
 
+        failed, absolute = await _call(session, "check", {"paths": [str(project / "tools")]})
+        assert not failed and absolute["findings"] == cli_findings  # absolute, inside the project: as relative
         failed, message = await _call(session, "check", {"paths": ["../outside"]})
         assert failed and message.startswith("invalid arguments: paths/0: ")
+        failed, message = await _call(session, "check", {"paths": [str(project.parent)]})
+        assert failed and message == f"{str(project.parent)!r} is outside the project root {project.resolve()}"
         failed, message = await _call(session, "schema_for_model", {"model": "os:path"})
         assert failed and "not a model registered" in message
         failed, message = await _call(session, "explain_rule", {"code": "TS22"})

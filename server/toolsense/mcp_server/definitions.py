@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-RELATIVE_PATH_PATTERN = r"^(?!/)(?![A-Za-z]:)(?!.*(?:^|[/\\])\.\.(?:[/\\]|$)).+$"
-"""A path relative to the project root that never climbs out of it (no leading `/`, no drive, no `..`)."""
+PROJECT_PATH_PATTERN = r"^(?!.*(?:^|[/\\])\.\.(?:[/\\]|$)).+$"
+"""A path without `..` segments (relative to the project root, or absolute: the server refuses any outside it)."""
 
 _MAX_TEXT = 10_000_000
 _MAX_NAME = 255
@@ -18,9 +18,9 @@ _MAX_NAME = 255
 _FILE_NAME: dict[str, Any] = {
     "type": "string",
     "description": "The name the text would have in the project (e.g. `tools/search.tools.json`): it decides "
-    "the file's kind and dialect as a real file's name does. Default: `input.tools.json`.",
+    "the file's kind and dialect as a real file's name does. Default: `input.json` (the content decides).",
     "maxLength": _MAX_NAME,
-    "pattern": RELATIVE_PATH_PATTERN,
+    "pattern": PROJECT_PATH_PATTERN,
 }
 _TEXT: dict[str, Any] = {
     "type": "string",
@@ -67,9 +67,9 @@ CHECK: dict[str, Any] = {
         "properties": {
             "paths": {
                 "type": "array",
-                "description": "Files and folders relative to the project root; folders are searched as "
-                "`toolsense check` searches them.",
-                "items": {"type": "string", "maxLength": 4096, "pattern": RELATIVE_PATH_PATTERN},
+                "description": "Files and folders in the project (relative to its root, or absolute inside it); "
+                "folders are searched as `toolsense check` searches them.",
+                "items": {"type": "string", "maxLength": 4096, "pattern": PROJECT_PATH_PATTERN},
                 "maxItems": 1000,
             },
             "text": _TEXT,
@@ -104,9 +104,9 @@ FIX: dict[str, Any] = {
         "properties": {
             "path": {
                 "type": "string",
-                "description": "A file relative to the project root whose content is fixed (the file is not changed).",
+                "description": "A file in the project whose content is fixed (the file itself is not changed).",
                 "maxLength": 4096,
-                "pattern": RELATIVE_PATH_PATTERN,
+                "pattern": PROJECT_PATH_PATTERN,
             },
             "text": _TEXT,
             "file_name": _FILE_NAME,

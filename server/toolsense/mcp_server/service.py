@@ -1,8 +1,9 @@
 """What the MCP server's tools do, without the MCP SDK: plain functions from arguments to JSON-able results.
 
 Each works in one project (its settings and root, found at start-up as `toolsense check` finds them). Paths are
-relative to the project root and never leave it; nothing is written: `fix` returns the fixed text and the
-agent writes it with its own edit tool, so the change shows in its diff and review like any other edit.
+relative to the project root (or absolute inside it) and never leave it. Nothing is written: `fix` returns the
+fixed text and the agent writes it with its own edit tool, so the change shows in its diff and review like any
+other edit.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from ..settings import Settings
 from ..usermodels import load_models, load_models_for_cli, split_target
 
 DOCS_URL = "https://github.com/toolsense/toolsense/blob/main/docs/rules.md"
-DEFAULT_INLINE_NAME = "input.tools.json"
+DEFAULT_INLINE_NAME = "input.json"
+"""A name that forces no kind: the content says whether the text is tools, calls or automations."""
 
 
 class ToolError(Exception):
@@ -41,16 +43,18 @@ class Project:
     settings: Settings
     root: Path
 
-    def resolve(self, relative: str) -> Path:
-        """A path given by the agent, inside the project root (relative, no `..`, no way out through a link)."""
-        pure = PurePosixPath(relative.replace("\\", "/"))
-        if not relative.strip() or pure.is_absolute() or ".." in pure.parts or re.match(r"^[A-Za-z]:", relative):
-            raise ToolError(f"expected a path relative to the project root without '..', got {relative!r}")
-        path = (self.root / pure).resolve()
-        if not path.is_relative_to(self.root.resolve()):
-            raise ToolError(f"{relative!r} leads outside the project root")
+    def resolve(self, given: str) -> Path:
+        """A path given by the agent (relative to the project root, or absolute inside it), never leaving the
+        root: no `..`, no way out through a symbolic link."""
+        pure = PurePosixPath(given.replace("\\", "/"))
+        if not given.strip() or ".." in pure.parts:
+            raise ToolError(f"expected a path inside the project without '..', got {given!r}")
+        root = self.root.resolve()
+        path = (root / Path(given)).resolve()
+        if not path.is_relative_to(root):
+            raise ToolError(f"{given!r} is outside the project root {root}")
         if not path.exists():
-            raise ToolError(f"no such file or directory in the project: {relative!r}")
+            raise ToolError(f"no such file or directory in the project: {given!r}")
         return path
 
     def display(self, path: Path) -> str:
@@ -63,9 +67,11 @@ class Project:
 def _inline_path(project: Project, file_name: str | None) -> Path:
     name = file_name or DEFAULT_INLINE_NAME
     pure = PurePosixPath(name.replace("\\", "/"))
-    if pure.is_absolute() or ".." in pure.parts:
-        raise ToolError(f"expected a file name relative to the project root without '..', got {name!r}")
-    return project.root.resolve() / pure
+    root = project.root.resolve()
+    path = (root / pure).resolve() if not pure.is_absolute() else Path(name).resolve()
+    if ".." in pure.parts or not path.is_relative_to(root):
+        raise ToolError(f"expected a file name inside the project without '..', got {name!r}")
+    return path
 
 
 def _workspace(project: Project, paths: list[Path], inline: tuple[Path, str] | None) -> tuple[Workspace, list[str]]:
