@@ -139,3 +139,11 @@ def test_its_own_tool_definitions_pass_the_mcp_profiles(tmp_path: Path) -> None:
     assert "(4 tools)" in result.stderr, result.stderr
     assert result.stdout.splitlines()[-1] == "Checked 1 file: no problems", result.stdout
     assert result.returncode == 0
+
+
+def test_an_invalid_configuration_stops_it_before_serving(tmp_path: Path) -> None:
+    (tmp_path / "toolsense.toml").write_text("[tokens]\nmax_tool_tokens = 0\n", encoding="utf-8")
+    result = run_cli(["mcp"], cwd=tmp_path, env={"PYTHONPATH": SOURCES}, timeout=60)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "toolsense: invalid configuration: toolsense.toml: setting 'tokens.max_tool_tokens': " in result.stderr

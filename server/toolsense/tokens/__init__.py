@@ -15,13 +15,9 @@ checked against tiktoken's published SHA-256, so counting never reaches for the 
 
 from __future__ import annotations
 
-import base64
 import functools
-import gzip
-import hashlib
 import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -69,6 +65,12 @@ class TokenCount:
 
 def read_ranks() -> dict[bytes, int]:
     """The mergeable ranks of o200k_base from the shipped file, verified against tiktoken's hash."""
+    # Imported here: the CLI's start-up imports this module (the rules do) but counts nothing unless asked.
+    import base64
+    import gzip
+    import hashlib
+    from importlib import resources
+
     resource = resources.files(__package__).joinpath("data", f"{ENCODING_NAME}.tiktoken.gz")
     try:
         contents = gzip.decompress(resource.read_bytes())
