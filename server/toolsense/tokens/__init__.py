@@ -96,6 +96,11 @@ def encoding() -> tiktoken.Encoding:
     )
 
 
+def encoding_ready() -> bool:
+    """Whether the encoding is built already (building it takes about a second and 70 MB, once per process)."""
+    return encoding.cache_info().currsize > 0
+
+
 def count_text(text: str) -> int:
     """o200k_base tokens of a text; special-token strings count as the plain text they are."""
     return len(encoding().encode_ordinary(text))
