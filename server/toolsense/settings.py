@@ -76,7 +76,7 @@ class McpSettings(_Section):
 
 class TokenSettings(_Section):
     """Token budgets (o200k_base counts of the compact JSON; an estimate outside OpenAI): set one to turn the
-    budget rules on (TS290-TS292)."""
+    budget rules on (TS296-TS298)."""
 
     max_tool_tokens: int | None = Field(default=None, ge=1, description="Most tokens one tool definition may cost.")
     max_file_tokens: int | None = Field(default=None, ge=1, description="Most tokens a file's tools may cost.")

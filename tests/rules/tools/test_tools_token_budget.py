@@ -1,4 +1,4 @@
-"""The opt-in token budget rules (TS290 tool, TS291 file, TS292 repeated subschema) and TS292's quick fix, run as
+"""The opt-in token budget rules (TS296 tool, TS297 file, TS298 repeated subschema) and TS298's quick fix, run as
 `toolsense check` runs them."""
 
 from __future__ import annotations
@@ -50,15 +50,15 @@ def _findings(capsys: pytest.CaptureFixture[str], path: Path, *codes: str) -> li
 
 def test_tool_and_file_budgets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _project(tmp_path, "max_tool_tokens = 100\nmax_file_tokens = 150", [_ship("anthropic"), PING])
-    assert _findings(capsys, path, "TS290", "TS291") == [
+    assert _findings(capsys, path, "TS296", "TS297") == [
         (
-            "TS290",
+            "TS296",
             2,
             "This tool definition costs ≈153 tokens (o200k_base estimate), over the budget of 100 "
             "(`tokens.max_tool_tokens`); it is sent with every request",
         ),
         (
-            "TS291",
+            "TS297",
             2,
             "The 2 tools of this file cost ≈182 tokens (o200k_base estimate) together, over the budget of 150 "
             "(`tokens.max_file_tokens`); the heaviest is this one (≈153 tokens (o200k_base estimate))",
@@ -68,13 +68,13 @@ def test_tool_and_file_budgets(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_no_budget_no_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _project(tmp_path, "", [_ship("anthropic"), PING])
-    assert _findings(capsys, path, "TS290", "TS291", "TS292") == []
+    assert _findings(capsys, path, "TS296", "TS297", "TS298") == []
 
 
 def test_repeated_subschema_moves_into_defs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _project(tmp_path, "max_tool_tokens = 1000", [_ship("anthropic")])
-    found = _findings(capsys, path, "TS292")
-    assert [(code, line) for code, line, _ in found] == [("TS292", 7)]
+    found = _findings(capsys, path, "TS298")
+    assert [(code, line) for code, line, _ in found] == [("TS298", 7)]
     assert found[0][2].startswith("This subschema is written out 3 times, ≈")
     status, _, err = run(capsys, "--fix", "--unsafe-fixes", "--config", str(tmp_path / "toolsense.toml"), str(path))
     assert "Fixed 1 problem in 1 file." in err and status == 0
@@ -85,9 +85,9 @@ def test_repeated_subschema_moves_into_defs(tmp_path: Path, capsys: pytest.Captu
         "billing": {"$ref": "#/$defs/origin"},
     }
     assert schema["$defs"] == {"origin": ADDRESS}
-    assert _findings(capsys, path, "TS292") == []
+    assert _findings(capsys, path, "TS298") == []
 
 
 def test_not_offered_where_the_dialect_has_no_ref(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _project(tmp_path, "max_tool_tokens = 1000", {"functionDeclarations": [_ship("gemini")]})  # type: ignore[arg-type]
-    assert _findings(capsys, path, "TS292") == []
+    assert _findings(capsys, path, "TS298") == []

@@ -25,21 +25,21 @@ from ..catalog import CATALOG
 FAMILY = "Tool definitions: token budget (opt-in)"
 
 TOOL_OVER_BUDGET = CATALOG.rule(
-    "TS290",
+    "TS296",
     "tool-over-token-budget",
     Severity.WARNING,
     "A tool definition costs more tokens than `tokens.max_tool_tokens` (sent with every request).",
     FAMILY,
 )
 FILE_OVER_BUDGET = CATALOG.rule(
-    "TS291",
+    "TS297",
     "file-over-token-budget",
     Severity.WARNING,
     "The tools of one file cost more tokens together than `tokens.max_file_tokens`.",
     FAMILY,
 )
 REPEATED_SUBSCHEMA = CATALOG.rule(
-    "TS292",
+    "TS298",
     "repeated-subschema",
     Severity.INFORMATION,
     "With a token budget set: a subschema written out three or more times in one tool, where the dialect "
