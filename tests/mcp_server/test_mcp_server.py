@@ -5,6 +5,8 @@ project folder and calls every tool; the server's tool definitions pass toolsens
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -147,3 +149,20 @@ def test_an_invalid_configuration_stops_it_before_serving(tmp_path: Path) -> Non
     assert result.returncode == 2
     assert result.stdout == ""
     assert "toolsense: invalid configuration: toolsense.toml: setting 'tokens.max_tool_tokens': " in result.stderr
+
+
+def test_without_the_sdk_it_says_which_extra_to_install(tmp_path: Path) -> None:
+    blocked = "import sys; sys.modules['mcp'] = None; from toolsense.cli import main; raise SystemExit(main(['mcp']))"
+    result = subprocess.run(
+        [sys.executable, "-c", blocked],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": SOURCES},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "toolsense: `toolsense mcp` needs the MCP Python SDK: pip install 'toolsense[mcp]' (or: pip install mcp)\n"
+    )
