@@ -84,7 +84,7 @@ def _workspace(project: Project, paths: list[Path], inline: tuple[Path, str] | N
     if inline is not None:
         path, text = inline
         uri = path_to_uri(path)
-        document = Document(uri, bytearray(text.encode("utf-8")))
+        document = Document(uri, bytearray(text.encode("utf-8", "surrogatepass")))  # as the editor reads text
         kind = kind_from_path(str(path), settings)
         workspace.files[path] = LoadedFile(path, uri, document)
         workspace.kinds[path] = kind
@@ -154,7 +154,7 @@ def fix(
     outcome = fix_document(loaded.document, _checker(context, kind), unsafe)
     name = project.display(target)
     return {
-        "text": outcome.data.decode("utf-8") if outcome.changed else text,
+        "text": outcome.data.decode("utf-8", "surrogatepass") if outcome.changed else text,
         "changed": outcome.changed,
         "applied": outcome.applied,
         "remaining": [diagnostic.to_json(name) for diagnostic in outcome.diagnostics],
