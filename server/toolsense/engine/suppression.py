@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlparse
 
 from ..document.jsontree import locate
 from ..models.definitions import NAME_KEY
@@ -33,6 +34,13 @@ ANY_TOOL = "*"
 """The `ignore` table's tool name that stands for every finding of the file."""
 _CODES_AFTER_MARK = re.compile(r"toolsense-ignore((?:[\s,]+TS\d{3}\b)+)")
 _CODE = re.compile(r"TS\d{3}")
+
+
+def uri_path(uri: str) -> str | None:
+    """The file system path of a `file:` uri (settings globs match paths), else None."""
+    if not uri.startswith("file:"):
+        return None
+    return unquote(urlparse(uri).path)
 
 
 def unit_name(unit: Unit) -> str:

@@ -14,6 +14,7 @@ from . import (
     names,
     profiles,
     strictness,
+    token_budget,
 )
 
 MODULES = (
@@ -28,6 +29,7 @@ MODULES = (
     profiles,
     strictness,
     structure,
+    token_budget,
 )
 """Each registers its rules and checks in the catalog as it is imported."""
 
