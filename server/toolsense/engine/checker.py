@@ -214,7 +214,7 @@ def check_document(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
             for start, end, message in syntax_errors(document)
         )
-    problem = _shape_problem(file_split, kind_hint)
+    problem = _shape_problem(file_split, kind_hint or file_split.kind)
     if problem is None and file_split.container is not None and file_split.base is not None:
         message, where = file_split.container
         start, end = place_bytes(file_split.base, where, "value", None)

@@ -152,6 +152,30 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
     return None
 
 
+TOOL_LIKE_KEYS = frozenset(
+    {"name", "description", "title", "type", "strict", "annotations", "cache_control", "defer_loading", "_meta"}
+)
+"""Keys a function tool may have besides its schema: an element with a name and only these is a tool that lacks
+its schema (reported), not another program's record."""
+AUTOMATION_LIKE_KEYS = frozenset({"name", "description", "trigger_type", "trigger_config", "actions", "variables"})
+
+
+def loose_member(value: Mapping[str, Any], kind: UnitKind) -> bool:
+    """Whether an element of a wrapper or array of `kind` units is one of them although its own keys do not say
+    which dialect it is: it has a dialect's shape with the lower bar (a unit may lack its name), or it is a
+    named unit with none but the unit's own keys (`{name, description}` beside tools, `{name, actions}` beside
+    automations). `{name, schedule, model, prompt}` in an `automations` array is none of ours."""
+    found = detect(value, relaxed=True)
+    if found is not None:
+        return found.kind == kind
+    named = isinstance(value.get("name"), str)
+    if kind == "tool":
+        return named and value.keys() <= TOOL_LIKE_KEYS and value.get("type") in (None, "function")
+    if kind == "automation":
+        return isinstance(value.get("actions"), list) or (named and value.keys() <= AUTOMATION_LIKE_KEYS)
+    return False
+
+
 def upper_type(schema: Mapping[str, Any]) -> bool:
     """Gemini's OpenAPI-subset spelling at the root of a schema: `"type": "OBJECT"`."""
     kind = schema.get("type")

@@ -28,8 +28,9 @@ CATALOG.rule(
     "TS007",
     "not-checked",
     Severity.INFORMATION,
-    "A folder glob (`**/tools/*.json`) points at the file, but its content has the shape of no known dialect: "
-    "it is not checked (add it to `[tool.toolsense.files]` to force it).",
+    "A default glob (`**/tools/*.json`, `**/*.tools.json`) points at the file, but its content has the shape of no "
+    "known dialect (or a wrapper's members do not): it is not checked (add it to `[tool.toolsense.files]` to force "
+    "it).",
     FAMILY,
 )
 CATALOG.rule(

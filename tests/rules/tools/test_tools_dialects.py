@@ -203,7 +203,7 @@ def test_a_folder_glob_that_points_at_something_else_gets_one_note() -> None:
     (note,) = check(text, None, uri="file:///w/tools/tools.json")
     assert (note.code, note.severity, note.range, note.text) == ("TS007", "information", (0, 0, 0, 1), "[")
     assert note.message == (
-        "Not checked: the folder suggests tool definitions, but the content has the shape of no known dialect (a "
+        "Not checked: the file's path suggests tool definitions, but the content has the shape of no known dialect (a "
         "tool needs a name and input_schema, inputSchema, parameters, function or toolSpec); to check it anyway, "
         "add its path to [tool.toolsense.files] tool_definitions"
     )
