@@ -32,6 +32,7 @@ from .detect import (
     loose_member,
     member_node,
     neutral,
+    provider_echo,
     skeleton,
 )
 
@@ -188,8 +189,10 @@ class Claimer:
             if tools is not None and tools.type == "array":
                 claim = self._wrapped(("toolConfig", "tools"), tools, "request" if request else "file")
                 return _with_calls(claim, root, shape) if request else claim
+        # The tools a provider's response echoes are the ones it accepted: not ours to judge.
+        echoed = self.forced is None and provider_echo(shape)
         for key in ("tools", "functions", *DECLARATIONS):
-            if key not in shape:
+            if key not in shape or echoed:
                 continue
             holder = member_node(root, key)
             if holder is None:

@@ -23,6 +23,8 @@ OPENAI_TOOL_TYPES = frozenset(
         "code_interpreter",
         "web_search",
         "web_search_preview",
+        "computer",
+        "computer_use",
         "computer_use_preview",
         "image_generation",
         "mcp",
@@ -30,8 +32,12 @@ OPENAI_TOOL_TYPES = frozenset(
         "shell",
         "apply_patch",
         "custom",
+        "namespace",
+        "tool_search",
     }
 )
+"""OpenAI Responses tool types besides `function` (hosted tools, custom grammar tools, namespaces of functions);
+dated variants (`web_search_2025_08_26`, `web_search_preview_2025_03_11`) are matched by `BUILT_IN_PREFIXES`."""
 BUILT_IN_PREFIXES = (
     "file_search",
     "code_interpreter",
@@ -43,6 +49,8 @@ BUILT_IN_PREFIXES = (
     "mcp",
     "local_shell",
     "memory",
+    "tool_search",
+    "web_fetch",
 )
 GEMINI_TOOL_KEYS = frozenset(
     {
@@ -176,6 +184,33 @@ def loose_member(value: Mapping[str, Any], kind: UnitKind) -> bool:
     return False
 
 
+PROVIDER_OBJECTS = frozenset({"response", "assistant", "thread.run", "realtime.session"})
+"""The `object` of what a provider sends back (a Responses `response`, an Assistants `assistant`, a run, a
+Realtime session): the tools it echoes are the ones it accepted, proof that they are valid, so not ours to judge."""
+
+
+def provider_echo(value: Mapping[str, Any]) -> bool:
+    """Whether this object is a provider's response that echoes the tools it was given."""
+    return value.get("object") in PROVIDER_OBJECTS
+
+
+def hosted_type(value: Mapping[str, Any]) -> str | None:
+    """The `type` of a provider-hosted tool (`web_search`, `web_search_20250305`, `tool_search`, …) known or not:
+    a string other than `function`/`custom` on an object with none of a function tool's schema keys."""
+    kind = value.get("type")
+    if not isinstance(kind, str) or kind in ("function", "custom") or _SCHEMA_KEYS & value.keys():
+        return None
+    return kind
+
+
+def known_hosted_type(kind: str) -> bool:
+    """Whether a provider documents this hosted tool type (OpenAI's, or Anthropic's dated server tools)."""
+    return kind in OPENAI_TOOL_TYPES or kind.startswith(BUILT_IN_PREFIXES) or bool(SERVER_TOOL_TYPE.fullmatch(kind))
+
+
+_SCHEMA_KEYS = frozenset({"input_schema", "inputSchema", "parameters", "function", "toolSpec"})
+
+
 def upper_type(schema: Mapping[str, Any]) -> bool:
     """Gemini's OpenAPI-subset spelling at the root of a schema: `"type": "OBJECT"`."""
     kind = schema.get("type")
@@ -190,7 +225,7 @@ def neutral(value: Any) -> bool:
 
 # --- skeletons of tree-sitter nodes ----------------------------------------------------------------------
 
-_DECODED = frozenset({"type", "name", "role", "$schema", "method"})
+_DECODED = frozenset({"type", "name", "role", "$schema", "method", "object"})
 _EXPANDED = frozenset({"function", "toolSpec", "parameters", "toolUse"})
 
 
