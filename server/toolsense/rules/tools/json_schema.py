@@ -29,7 +29,7 @@ from ...domain.tool import (
     walk_schema,
 )
 from ...engine.context import CheckContext
-from ...engine.filefacts import mcp_version
+from ...engine.filefacts import checked_mcp_version
 from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue
 from ...engine.schemas import closest
 from ...engine.units import Unit
@@ -81,7 +81,7 @@ def schema_validity(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     if tool_view(unit) is None:
         return ()
     limits = ctx.settings.limits
-    version = mcp_version(ctx.facts, ctx.settings.mcp.protocol_version) if unit.dialect == "mcp" else None
+    version = checked_mcp_version(ctx.facts, ctx.settings) if unit.dialect == "mcp" else None
     key = (unit_key(unit), unit.dialect, limits, version)
     return _MEMO.get(key, lambda: _schema_validity(unit, limits, version))
 
