@@ -13,6 +13,7 @@ from . import (
     mcp_profiles,
     names,
     profiles,
+    schema_root,
     strictness,
 )
 
@@ -26,6 +27,7 @@ MODULES = (
     mcp_profiles,
     names,
     profiles,
+    schema_root,
     strictness,
     structure,
 )
