@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from ..document.jsontree import Pointer, pairs, string_value, to_value
+from ..document.outline import LightNode
 from ..models.definitions import LATEST_MCP_VERSION, MCP_VERSIONS
 from ..settings import Settings
 
@@ -106,8 +107,19 @@ def _implied_version(tools: Node | None) -> str | None:
     """The MCP version the members of a list of tools imply (their keys compared as raw bytes: no decoding)."""
     if tools is None or tools.type != "array":
         return None
+    if not isinstance(tools, LightNode):
+        text = tools.text or b""
+        if not any(member in text for member, _ in _VERSION_MEMBERS):
+            return None  # one search of the bytes spares a walk of every tool's members
     for tool in tools.named_children:
         if tool.type != "object":
+            continue
+        if isinstance(tool, LightNode):
+            # A large file's outline holds each value decoded already: no expansion of the tool's members.
+            keys = tool.value.keys() if isinstance(tool.value, dict) else ()
+            found = next((version for member, version in _VERSION_MEMBERS if member[1:-1].decode() in keys), None)
+            if found is not None:
+                return found
             continue
         for pair in pairs(tool):
             key = pair.child_by_field_name("key")

@@ -258,7 +258,9 @@ def test_bedrock_tool_spec_is_checked_inside_its_envelope() -> None:
     at = text.index('"x"')
     assert (required.range, required.text) == ((0, at, 0, at + 3), '"x"')
     (unknown,) = only(found, "TS101")
-    assert unknown.text == '"colour"' and unknown.message.startswith("Unknown property 'colour' at 'toolSpec'.")
+    assert unknown.text == '"colour"' and unknown.message.startswith(
+        "Bedrock tool spec 'get_weather', 'toolSpec': unknown property 'colour'."
+    )
 
 
 def test_anthropic_server_tools_are_accepted() -> None:
@@ -296,7 +298,7 @@ def test_a_request_body_s_calls_are_checked_against_its_own_tools() -> None:
     found = [d for d in check(dumps(request), None, uri="file:///w/request.json") if d.severity == "error"]
     assert [(d.code, d.text, d.message) for d in found] == [
         ("TS301", '"get_wether"', 'Unknown tool "get_wether". Did you mean "get_weather"?'),
-        ("TS305", "1", "Expected string, received integer: 1"),
+        ("TS305", "1", "the input of 'get_weather', 'city': expected string, received integer: 1"),
     ]
 
 

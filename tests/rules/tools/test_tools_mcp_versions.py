@@ -44,7 +44,8 @@ def test_protocol_version_in_the_file_decides_and_messages_name_it() -> None:
     icons, vendor = only(diags, "TS101")
     assert icons.severity == "warning" and icons.text == '"icons"'
     assert (
-        icons.message == "'icons' is not part of MCP 2025-06-18 (added in 2025-11-25): clients of 2025-06-18 ignore it"
+        icons.message == "MCP tool (2025-06-18) 't': 'icons' is not part of MCP 2025-06-18 (added in 2025-11-25): "
+        "clients of 2025-06-18 ignore it"
     )
     assert vendor.severity == "warning" and vendor.text == '"x_vendor"'
     assert vendor.message == (
@@ -96,7 +97,9 @@ def test_members_removed_by_a_stated_version() -> None:
     text = listing(mcp_tool(execution={"taskSupport": "optional"}), protocolVersion="2026-07-28")
     d = one(check(text), "TS101")
     assert d.severity == "warning" and d.text == '"execution"'
-    assert d.message == "'execution' was removed in MCP 2026-07-28: clients of 2026-07-28 ignore it"
+    assert d.message == (
+        "MCP tool (2026-07-28) 't': 'execution' was removed in MCP 2026-07-28: clients of 2026-07-28 ignore it"
+    )
     assert "TS101" not in codes(
         check(listing(mcp_tool(execution={"taskSupport": "optional"}), protocolVersion="2025-11-25"))
     )
@@ -106,7 +109,7 @@ def test_members_removed_by_a_version_the_user_sets() -> None:
     text = listing(mcp_tool(execution={"taskSupport": "optional"}))
     settings = Settings(mcp=McpSettings(protocol_version="2026-07-28"))
     assert one(check(text, settings=settings), "TS101").message == (
-        "'execution' was removed in MCP 2026-07-28: clients of 2026-07-28 ignore it"
+        "MCP tool (2026-07-28) 't': 'execution' was removed in MCP 2026-07-28: clients of 2026-07-28 ignore it"
     )
 
 
@@ -135,7 +138,7 @@ def test_an_unknown_version_never_says_added_or_removed() -> None:
 def test_null_members_are_rejected_as_the_official_schema_does() -> None:
     text = listing(mcp_tool(description=None))
     d = one(check(text), "TS103")
-    assert d.text == "null" and d.message == "Expected string, received null: null"
+    assert d.text == "null" and d.message == "MCP tool (2026-07-28) 't', 'description': expected string, received null"
 
 
 # --- TS253: property schemas before 2026-07-28 ------------------------------------------------------------

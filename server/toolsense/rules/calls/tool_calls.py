@@ -42,6 +42,7 @@ from ...engine.workspace import tool_infos, uri_to_path
 from ...jsonvalue import JsonObject, json_type_name, short_repr
 from ...usermodels import LoadedModel
 from ..catalog import CATALOG
+from ..structure import located
 
 FAMILY = "Tool calls"
 MODELS_FAMILY = "Registered models"
@@ -300,6 +301,7 @@ def check_call(
         findings, notes = value_findings(info.input_schema, info.dialect, arguments, subject, CODES, budget)
     if not unit.clean:
         findings = [f for f in findings if f.code != CODES["missing"]]
+    findings = [located(f, subject) for f in findings]
     if text is not None:
         yield from _inside_string(findings, text, input_pointer)
     else:

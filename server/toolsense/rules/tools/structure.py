@@ -23,7 +23,7 @@ from ...models.definitions import (
 )
 from ...models.dialects import as_dialect
 from ..catalog import CATALOG
-from ..structure import UNKNOWN, WRONG_TYPE, own_keys, own_text
+from ..structure import UNKNOWN, WRONG_TYPE, located, own_keys, own_text
 
 
 @CATALOG.unit_check("tool")
@@ -39,13 +39,13 @@ def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     subject = tool_subject(unit, version)
     for finding in model_findings(model, own_keys(unit), subject, own_text(unit)):
         if finding.code != UNKNOWN.code:
-            yield finding
+            yield located(finding, subject)
         elif (misplaced := _misplaced(finding, unit.value, dialect)) is not None:
             yield misplaced if version is None else dataclasses.replace(misplaced, severity=Severity.WARNING)
         elif not (dialect == "openai" and finding.pointer in _PLATFORM_KEYS and not ctx.facts.sent_as_is):
             if version is not None and not _judged_by_version(finding, ctx):
                 continue
-            yield _unknown_tool_key(finding, ctx, version)
+            yield located(_unknown_tool_key(finding, ctx, version), subject)
 
 
 _SCHEMA_KEYWORDS = frozenset({"required", "properties", "additionalProperties", "$defs", "definitions"})
