@@ -36,6 +36,7 @@ from ...engine.units import Unit
 from ...jsonvalue import JsonObject, short_repr
 from ...settings import LimitsSettings
 from ..catalog import CATALOG
+from ..structure import located
 from .schema_codes import (
     DUPLICATE_ENUM,
     REQUIRED,
@@ -100,8 +101,12 @@ def _schema_validity(unit: Unit, limits: LimitsSettings, version: str | None) ->
             walk = walk_schema(target.schema, limits.max_schema_depth, limits.max_subschemas)
         else:
             walk = input_walk(unit, limits.max_schema_depth, limits.max_subschemas)
-        found.extend(check_schema_target(target, walk))
+        found.extend(located(f, view.label, _LOCATED) for f in check_schema_target(target, walk))
     return tuple(found)
+
+
+_LOCATED = frozenset({"TS210"})
+"""Codes whose wording names a keyword but neither the tool nor the path to it (`located` adds both)."""
 
 
 def check_schema_target(target: SchemaTarget, walk: SchemaWalk) -> Iterator[Finding]:
