@@ -99,3 +99,9 @@ def test_the_users_settings_force_the_kind() -> None:
     _, found = report(json.dumps({"description": "No name and no schema."}), "x.tools.json", settings=forced)
     assert found.kind == "tool"
     assert [d.code for d in found.diagnostics] == ["TS102"]
+
+
+def test_an_empty_list_a_glob_points_at_is_fine() -> None:
+    """`[]` in `tools/x.tools.json` is an empty list of tools, not someone else's content: no note."""
+    _, found = report("[]", "tools/x.tools.json")
+    assert (found.kind, found.diagnostics) == ("tool", [])

@@ -226,6 +226,8 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
         return _from_claim(claim, "lines", root, top, weak)
     if root.type == "array":
         items = [((i,), node) for i, node in enumerate(value_children(root))]
+        if not items and weak is not None:
+            return Split(weak, "array", [], root, None, root)  # an empty list where a glob expects units: fine
         claim = claimer.elements(items, "file")
         if claim.kind is None and claimer.forced is None:
             claim = conversation(items)
