@@ -3,9 +3,11 @@
 A file is claimed when its content has the shape of a known dialect — each unit has a name and its dialect's
 schema key (`input_schema`, `inputSchema`, `parameters`, `function`, `toolSpec`, …), or the file is a known
 wrapper of such units (`{"tools": [...]}`, a `tools/list` result, a request body, Gemini `functionDeclarations`,
-Bedrock `toolConfig`, a name-keyed map, an application's record around an OpenAI `function`). A folder glob
-(`**/tools/*.json`) lowers the bar (a unit may lack its name) but never claims content that has none of a
-tool's keys; a kind given by the settings or by the file's name (`*.tool.json`) claims every unit.
+Bedrock `toolConfig`, a name-keyed map, an application's record around an OpenAI `function`). A wrapper is ours
+only when its members are: in a mixed one the members are units and the other entries are left alone. A default
+glob, by folder (`**/tools/*.json`) or by file name (`*.tools.json`), lowers the bar (a unit may lack its name)
+but never claims content that has none of a tool's keys; only a kind the user's settings give claims every unit.
+A provider's response (`"object": "response"`) echoes the tools it accepted: they are not claimed.
 
 Detection reads only the top levels of each unit (a "skeleton" of a few keys), so a 24 MB file costs a few
 sampled units, never a walk of the whole tree.
