@@ -13,6 +13,7 @@ from . import (
     mcp_profiles,
     names,
     profiles,
+    schema_root,
     strictness,
     token_budget,
 )
@@ -27,6 +28,7 @@ MODULES = (
     mcp_profiles,
     names,
     profiles,
+    schema_root,
     strictness,
     structure,
     token_budget,
