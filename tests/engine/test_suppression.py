@@ -99,3 +99,16 @@ def test_a_plain_json_file_takes_no_comment_and_its_glob_matches_only_it(tmp_pat
     edit = settings_edit(config, "w.tools.json", "get time", "TS220")
     assert edit is not None and edit.exists
     assert edit.text == '\n[tool.toolsense.ignore."w.tools.json"]\n"get time" = ["TS220"]\n'
+
+
+def test_a_document_read_from_its_outline_is_neither_searched_nor_parsed_for_comments() -> None:
+    """A large file is read from a light outline (strict JSON: no comment can be in it); looking for ignore
+    comments must not parse it with tree-sitter (seconds and hundreds of MB for a 20 MB file)."""
+    from toolsense.engine.suppression import may_have_ignore_comments
+
+    text = _tools(*TWO_TOOLS).replace('"Gets the time."', '"// toolsense-ignore TS220"')
+    outlined = Document("file:///x/w.tools.json", bytearray(text.encode()), outline_limit=16)
+    assert may_have_ignore_comments(outlined) is False
+    assert outlined._tree is None  # still never parsed
+    parsed = Document.from_text("file:///x/w.tools.json", text)
+    assert may_have_ignore_comments(parsed) is True  # the mark is there (in a string: comment_codes tells)

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from ..document.jsontree import locate
+from ..document.outline import LightNode
 from ..models.definitions import NAME_KEY
 from .findings import Subject
+from .units import glob_match, root_value
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -54,9 +56,13 @@ def unit_name(unit: Unit) -> str:
 
 def with_subjects(diagnostics: list[Diagnostic], units: Iterable[Unit]) -> list[Diagnostic]:
     """Each diagnostic with its subject: the innermost named unit its finding lies in (an unnamed unit, or no
-    unit at all, keeps the whole pointer)."""
-    names = {unit.pointer: unit_name(unit) for unit in units}
-    lengths = sorted({len(pointer) for pointer in names}, reverse=True)
+    unit at all, keeps the whole pointer). Names are read only for the units diagnostics lie in (a file of
+    thousands of tools is checked on every keystroke)."""
+    if not any(d.finding is not None and d.subject is None for d in diagnostics):
+        return diagnostics
+    by_pointer = {unit.pointer: unit for unit in units}
+    lengths = sorted({len(pointer) for pointer in by_pointer}, reverse=True)
+    names: dict[Pointer, str] = {}
     result = []
     for diagnostic in diagnostics:
         finding = diagnostic.finding
@@ -64,7 +70,12 @@ def with_subjects(diagnostics: list[Diagnostic], units: Iterable[Unit]) -> list[
             pointer = finding.pointer
             subject = Subject("", pointer)
             for length in lengths:
-                name = names.get(pointer[:length]) if length <= len(pointer) else None
+                unit = by_pointer.get(pointer[:length]) if length <= len(pointer) else None
+                if unit is None:
+                    continue
+                name = names.get(unit.pointer)
+                if name is None:
+                    name = names[unit.pointer] = unit_name(unit)
                 if name:
                     subject = Subject(name, pointer[length:])
                     break
@@ -88,8 +99,6 @@ def ignored_codes(ctx: CheckContext, path: str | None) -> dict[str, set[str]]:
     settings = ctx.settings
     if not settings.ignore or path is None:
         return {}
-    from .units import glob_match
-
     found: dict[str, set[str]] = {}
     for pattern, tools in settings.ignore.items():
         if glob_match(path, pattern):
@@ -103,6 +112,14 @@ def _ignored_by_settings(diagnostic: Diagnostic, codes: dict[str, set[str]]) -> 
         return True
     subject = diagnostic.subject
     return subject is not None and subject.name != "" and diagnostic.code in codes.get(subject.name, ())
+
+
+def may_have_ignore_comments(document: Document) -> bool:
+    """Whether a `toolsense-ignore` comment can be in the document. One read from its light outline is strict
+    JSON, without a comment anywhere (a large file: its text is not even searched, and no tree is parsed)."""
+    if isinstance(document.outline, LightNode):
+        return False
+    return IGNORE_MARK.encode() in document.data
 
 
 def comment_codes(document: Document) -> dict[int, set[str]]:
@@ -165,19 +182,18 @@ def suppressed(
     by_settings = ignored_codes(ctx, path)
     if by_settings:
         diagnostics = [d for d in diagnostics if not _ignored_by_settings(d, by_settings)]
-    if diagnostics and IGNORE_MARK.encode() in document.data:
+    if diagnostics and may_have_ignore_comments(document):
         by_comment = comment_codes(document)
         if by_comment:
             diagnostics = [d for d in diagnostics if not _commented(d, document, file_split.base, by_comment, ())]
     return diagnostics
 
 
-def suppressed_in_file(
-    document: Document, diagnostics: list[Diagnostic], base: Node | None, unit_pointer: Pointer
-) -> list[Diagnostic]:
+def suppressed_in_file(document: Document, diagnostics: list[Diagnostic], unit_pointer: Pointer) -> list[Diagnostic]:
     """Diagnostics of one unit checked alone (pointers inside the unit), placed back in its file: those that a
     comment in the file suppresses (one above the unit, which the unit's own text does not hold) left out."""
-    if not diagnostics or IGNORE_MARK.encode() not in document.data:
+    if not diagnostics or not may_have_ignore_comments(document):
         return diagnostics
     by_comment = comment_codes(document)
+    base = root_value(document.root)
     return [d for d in diagnostics if not _commented(d, document, base, by_comment, unit_pointer)]

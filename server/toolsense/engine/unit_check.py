@@ -20,7 +20,7 @@ from .checker import Diagnostic, RelatedResolver, UnitCache, check_document
 from .context import CheckContext
 from .filefacts import FileFacts
 from .suppression import suppressed_in_file
-from .units import Unit, root_value
+from .units import Unit
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def _check_one(
         return None  # e.g. a unit of no telling dialect, which takes the file's dominant one
     placed = [_placed(d, alone, document, piece.start) for d in report.diagnostics]
     # A comment above the unit is not in its text: the file's comments have the last word.
-    diagnostics = suppressed_in_file(document, placed, root_value(document.root), piece.pointer)
+    diagnostics = suppressed_in_file(document, placed, piece.pointer)
     return UnitResult(dataclasses.replace(report.units[0], pointer=piece.pointer), diagnostics)
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from ..document.jsontree import locate
+from ..document.outline import LightNode
 from ..engine.suppression import IGNORE_MARK
 from ..engine.units import root_value
 
@@ -49,6 +50,8 @@ def takes_comments(document: Document, uri: str) -> bool:
     """A `.jsonc` file, or one whose text has a comment already (its readers accept them)."""
     if uri.lower().endswith(".jsonc"):
         return True
+    if isinstance(document.outline, LightNode):
+        return False  # read from its light outline: strict JSON (and no tree is parsed for a large file)
     data = document.data
     for start in _COMMENT_STARTS:
         at = data.find(start)
