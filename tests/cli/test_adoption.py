@@ -61,6 +61,11 @@ def test_a_baseline_accepts_what_is_there_and_reports_what_is_new_and_what_was_f
         "/input_schema/properties/city is no longer reported; --update-baseline drops its entry",
         "Checked 1 file: 1 warning, 2 informations",
     ]
+    # Two files (the baseline is JSON too): with --jobs 2 worker processes check them, and give each finding the
+    # subject one process gives it.
+    alone = run_cli(["check", ".", "--baseline", "baseline.json", "--jobs", "1"], cwd=tmp_path)
+    pooled = run_cli(["check", ".", "--baseline", "baseline.json", "--jobs", "2"], cwd=tmp_path)
+    assert pooled.stdout == alone.stdout and "TS019" in alone.stdout and "Checked 2 files" in alone.stdout
     (tmp_path / "toolsense.toml").write_text('[severity]\nTS019 = "off"\n', encoding="utf-8")
     quiet = run_cli(["check", "weather.tools.json", "--baseline", "baseline.json"], cwd=tmp_path)
     assert "TS019" not in quiet.stdout and "Checked 1 file: 1 warning, 1 information" in quiet.stdout
