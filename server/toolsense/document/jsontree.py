@@ -25,10 +25,13 @@ def value_children(array: Node) -> Iterator[Node]:
 
     Comments are not elements. A value that tree-sitter's error recovery wrapped in an ERROR node (`[1 2]`
     parses as `(array (ERROR (number)) (number))`) still counts, so one syntax error does not shift the
-    indices of the elements after it.
+    indices of the elements after it. A value error recovery invented (MISSING, after a trailing comma) is
+    not there: it would read as a phantom `0` element.
     """
     for child in array.named_children:
         kind = child.type
+        if child.is_missing:
+            continue
         if kind in VALUE_TYPES:
             yield child
         elif kind == "ERROR":

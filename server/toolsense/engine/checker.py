@@ -22,9 +22,18 @@ from .catalog import UnitKind
 from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
 from .findings import MAX_RELATED, Finding, Related, Severity, Target
-from .placement import place_bytes, syntax_errors
+from .placement import TRAILING_COMMA, place_bytes, syntax_errors
 from .unit_keys import digest, old_span, reads_alike
-from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
+from .units import (
+    Split,
+    Unit,
+    UnitSpan,
+    accepts_trailing_commas,
+    forced_dialect,
+    read_unit,
+    split,
+    with_dialects,
+)
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +221,7 @@ def check_document(
     if syntax_severity is not None:
         diagnostics.extend(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
-            for start, end, message in syntax_errors(document)
+            for start, end, message in _syntax_errors(document, ctx)
         )
     problem = _shape_problem(file_split, kind_hint)
     if problem is None and file_split.container is not None and file_split.base is not None:
@@ -420,13 +429,22 @@ class _Placer:
         return RelatedLocation(related.uri, found, related.message) if found is not None else None
 
 
+def _syntax_errors(document: Document, ctx: CheckContext) -> list[tuple[int, int, str]]:
+    """The document's syntax errors, less the trailing commas its reader accepts (VS Code reads `.jsonc` files
+    and those in `.vscode/` with its JSONC parser, which takes a comma before `]` or `}`)."""
+    found = syntax_errors(document)
+    if found and accepts_trailing_commas(uri_path(ctx.uri or document.uri)):
+        return [error for error in found if error[2] != TRAILING_COMMA]
+    return found
+
+
 def _not_ours(document: Document, file_split: Split, ctx: CheckContext) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
     if syntax_severity is not None:
         found.extend(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
-            for start, end, message in syntax_errors(document)
+            for start, end, message in _syntax_errors(document, ctx)
         )
     if file_split.note is not None and not found:
         # On the first bracket only: a note about the whole file must not underline all of it.

@@ -11,6 +11,7 @@ from ..document.lines import Range
 from .findings import Target
 
 _MAX_SYNTAX_ERRORS = 100
+TRAILING_COMMA = "Syntax error: trailing comma"
 
 
 def place(document: Document, start: Node, pointer: Pointer, target: Target, span: tuple[int, int] | None) -> Range:
@@ -106,7 +107,7 @@ def _missing(node: Node) -> tuple[int, int, str]:
     before = node.prev_sibling
     after = node.next_sibling
     if before is not None and before.type == "," and after is not None and after.type in ("]", "}"):
-        return before.start_byte, before.end_byte, "Syntax error: trailing comma"
+        return before.start_byte, before.end_byte, TRAILING_COMMA
     if node.type in ("number", "string", "true", "false", "null", "object", "array"):
         return node.start_byte, node.start_byte, "Syntax error: expected a value"
     return node.start_byte, node.start_byte, f"Syntax error: expected '{node.type}'"
@@ -126,7 +127,7 @@ def _structural_error(node: Node) -> tuple[int, int, str]:
         after = after.next_sibling
     if len(named) == 1 and named[0].type == ",":
         if after is not None and after.type in ("]", "}"):
-            return node.start_byte, node.end_byte, "Syntax error: trailing comma"
+            return node.start_byte, node.end_byte, TRAILING_COMMA
         return node.start_byte, node.end_byte, "Syntax error: unexpected ','"
     for index, child in enumerate(named):
         following = named[index + 1] if index + 1 < len(named) else after

@@ -58,6 +58,16 @@ def glob_any(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
     return regexes.glob_any(path.replace("\\", "/"), tuple(patterns))
 
 
+def accepts_trailing_commas(path: str | None) -> bool:
+    """Whether the file's reader takes a comma before `]` or `}`: VS Code reads `.jsonc` files and those in a
+    `.vscode` folder (`mcp.json`, `settings.json`) with its JSONC parser, which accepts them. Claude Desktop,
+    Claude Code and other clients read plain JSON, where a trailing comma is a syntax error."""
+    if path is None:
+        return False
+    normalized = path.replace("\\", "/")
+    return normalized.endswith(".jsonc") or "/.vscode/" in normalized or normalized.startswith(".vscode/")
+
+
 def kind_from_path(path: str, settings: Settings) -> UnitKind | None:
     """The kind the settings' globs, then the default globs by file name, force on this file (None: the content
     decides; see `weak_hint` for the folder globs)."""
@@ -308,7 +318,7 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
     except ValueError as error:
         failure: ValueError | None = error
         value, text = None, None
-        if b"/" in raw and (stripped := strip_comments(raw)) != raw:
+        if (b"/" in raw or b"," in raw) and (stripped := strip_comments_and_trailing_commas(raw)) != raw:
             try:
                 value = json.loads(stripped)
                 failure = None
@@ -378,6 +388,17 @@ def strip_comments(raw: bytes) -> bytes:
         return token if token.startswith(b'"') else _NOT_LINE_BREAK.sub(b" ", token)
 
     return _COMMENT_OR_STRING.sub(blank, raw)
+
+
+_STRING_OR_TRAILING_COMMA = re.compile(rb'"(?:[^"\\\n]|\\.)*"|,(?=[ \t\r\n]*[\]}])')
+
+
+def strip_comments_and_trailing_commas(raw: bytes) -> bytes:
+    """`strip_comments`, and each comma right before a `]` or `}` replaced by a space: what a JSONC reader
+    (VS Code's) takes as the value, at unchanged offsets."""
+    return _STRING_OR_TRAILING_COMMA.sub(
+        lambda match: match.group() if match.group().startswith(b'"') else b" ", strip_comments(raw)
+    )
 
 
 _DEPTH_TOKEN = re.compile(rb'"(?:[^"\\\n]|\\.)*"|[\[\]{}]')
