@@ -12,6 +12,7 @@ from typing import cast
 import tree_sitter_json
 from tree_sitter import Language, Node, Parser, Point, Tree
 
+from .exponents import parse_json
 from .jsontree import to_value
 from .lines import LineTable, Position, PositionEncoding, Range
 from .outline import LightNode, build_outline
@@ -109,7 +110,7 @@ class Document:
         self.serial = next(_serials)
         self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
         if len(self.data) < self.outline_limit:
-            self._tree = self.parser.parse(bytes(self.data))
+            self._tree = parse_json(self.parser, bytes(self.data))
 
     @classmethod
     def from_text(
@@ -126,14 +127,14 @@ class Document:
     @property
     def tree(self) -> Tree:
         if self._tree is None:
-            self._tree = self.parser.parse(bytes(self.data))
+            self._tree = parse_json(self.parser, bytes(self.data))
             self._needs_reparse = self._needs_fresh_parse = False
         if self._needs_reparse:
             self.reparse()
         if self._needs_fresh_parse:
             self._needs_fresh_parse = False
             if len(self.data) <= self.fresh_parse_limit:
-                self._tree = self.parser.parse(bytes(self.data))
+                self._tree = parse_json(self.parser, bytes(self.data))
         assert self._tree is not None
         return self._tree
 
@@ -285,7 +286,7 @@ class Document:
         self._needs_reparse = False
         if self._tree is None:
             return  # parsed as a whole when first read
-        self._tree = self.parser.parse(bytes(self.data), self._tree)
+        self._tree = parse_json(self.parser, bytes(self.data), self._tree)
         self._needs_fresh_parse = self._tree.root_node.has_error
 
     def apply_change(self, new_text: str, range_: Range | None = None) -> None:
@@ -298,7 +299,7 @@ class Document:
             self._lines = None
             self._lone_cr = _count_lone_cr(self.data, 0, len(self.data))
             keep_lazy = self._tree is None and len(self.data) >= self.outline_limit
-            self._tree = None if keep_lazy else self.parser.parse(bytes(self.data))
+            self._tree = None if keep_lazy else parse_json(self.parser, bytes(self.data))
             self._outline_failed = not keep_lazy  # a new text as a whole: read as on open
             self._needs_fresh_parse = self._needs_reparse = False
             self._log(ByteEdit(0, old_length, len(encoded)))

@@ -28,7 +28,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from tree_sitter import Node, Parser, Point, Range
+from tree_sitter import Node, Parser
+
+from .exponents import parse_json_at
 
 _ids = itertools.count(-1, -1)
 """Light nodes have negative ids: never equal to a tree-sitter node's (an address), so tables keyed by
@@ -163,12 +165,10 @@ class Outline:
 
     def parse_at(self, text: bytes, start: int) -> Node | None:
         """tree-sitter's one value in text, which stands at offset start of the document; None if not one."""
-        end = start + len(text)
         with self._lineage.lock:
             lineage = self._lineage
             parser = lineage.parser = lineage.parser or lineage.new_parser()
-            parser.included_ranges = [Range(Point(0, start), Point(0, end), start, end)]
-            tree = parser.parse(lambda offset, _point: text[offset - start :] if start <= offset < end else b"")
+            tree = parse_json_at(parser, text, start)
         values = [c for c in tree.root_node.named_children if c.type != "comment"]
         return values[0] if len(values) == 1 else None
 
@@ -191,9 +191,7 @@ class Outline:
                 return found
             lineage = self._lineage
             parser = lineage.parser = lineage.parser or lineage.new_parser()
-            chunk = self.read(start, end)
-            parser.included_ranges = [Range(Point(0, start), Point(0, end), start, end)]
-            tree = parser.parse(lambda offset, _point: chunk[offset - start :] if start <= offset < end else b"")
+            tree = parse_json_at(parser, self.read(start, end), start)
             node = next((c for c in tree.root_node.named_children if c.type != "comment"), tree.root_node)
             self._trees[key] = node
             if len(self._trees) > _UNIT_TREES:

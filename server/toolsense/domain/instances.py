@@ -55,18 +55,18 @@ class InstanceResult:
 
 
 def instance_issues(
-    schema: JsonValue, dialect: str | None, instance: JsonValue, regex_budget_ms: int = 200
+    schema: JsonValue, dialect: str | None, instance: JsonValue, regex_budget_ms: int = 200, formats: bool = False
 ) -> InstanceResult:
     """All the ways `instance` breaks `schema`, as pydantic-style issues; plus why the check stopped early.
 
     The validation gets the same stack wherever it is asked for: when the caller's stack is too deep to leave
     room for `MAX_NESTING` (a language server's is deeper than the CLI's), it runs on a fresh thread, so both
     give the same findings."""
-    return with_stack_room(lambda: _instance_issues(schema, dialect, instance, regex_budget_ms))
+    return with_stack_room(lambda: _instance_issues(schema, dialect, instance, regex_budget_ms, formats))
 
 
 def _instance_issues(
-    schema: JsonValue, dialect: str | None, instance: JsonValue, regex_budget_ms: int
+    schema: JsonValue, dialect: str | None, instance: JsonValue, regex_budget_ms: int, formats: bool
 ) -> InstanceResult:
     notes: list[str] = []
     if not isinstance(schema, (dict, bool)):
@@ -75,7 +75,7 @@ def _instance_issues(
     if quick is not None and certainly_valid(schema, instance, quick):
         return InstanceResult([], [])  # the common case, without building a validator
     try:
-        validator = build_validator(schema, dialect)
+        validator = build_validator(schema, dialect, formats)
     except Exception as error:  # an unusable schema: its own rules report why
         return InstanceResult([], [f"the schema cannot be used ({type(error).__name__})"])
     token = CUT_SHORT.set(notes)
@@ -302,6 +302,7 @@ STRUCTURE_KINDS = {
     "TS104": "enum",
     "TS105": "coercible",
     "TS106": "constraint",
+    "TS107": "format",
 }
 
 
@@ -321,9 +322,11 @@ def value_findings(
     subject: str,
     codes: dict[str, str],
     regex_budget_ms: int,
+    formats: bool = False,
 ) -> tuple[list[Finding], list[str]]:
-    """Findings (pointers relative to value) for every way value breaks schema; plus cut-short notes."""
-    result = instance_issues(schema, dialect, value, regex_budget_ms)
+    """Findings (pointers relative to value) for every way value breaks schema; plus cut-short notes.
+    formats: assert the formats of `engine.formats` (values a model is shown or sends)."""
+    result = instance_issues(schema, dialect, value, regex_budget_ms, formats)
     root = schema if isinstance(schema, dict) else {}
     findings = list(schema_findings(result.issues, value, root, subject))
     return recode(findings, codes), result.cut_short

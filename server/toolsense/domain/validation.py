@@ -17,6 +17,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
+from ..engine.equality import same_value_sets
 from ..engine.findings import Finding, Fix, InsertMembers, RemoveMember, RenameKey, ReplaceValue
 from ..engine.schemas import closest, enum_values, json_types, properties_of, subschemas_at
 from ..jsonvalue import JsonValue, json_type_name, short_repr
@@ -31,6 +32,7 @@ WRONG_TYPE = "TS103"
 BAD_ENUM = "TS104"
 COERCIBLE = "TS105"
 CONSTRAINT = "TS106"
+FORMAT = "TS107"
 
 _TYPE_ERRORS = {
     "string_type": "string",
@@ -139,6 +141,8 @@ def schema_findings(
             yield _wrong_type(pointer, [e[0] for e in entries], schema, note)
         elif issue.error_type in _ENUM_ERRORS:
             yield _bad_enum(pointer, issue, schema, note)
+        elif issue.error_type == "jsonschema_format":
+            yield Finding(FORMAT, f"{issue.message}{_received(issue)}{note}", pointer)
         else:
             yield Finding(CONSTRAINT, f"{issue.message}{_received(issue)}{note}", pointer)
     for parent, names in missing_by_parent.items():
@@ -288,7 +292,7 @@ def _enum_member_value(pointer: tuple[str | int, ...], received: str, schema: di
     allowed = enum_values(subschemas_at(schema, pointer))
     for name in ENUM_SCHEMAS.names():
         fragment = ENUM_SCHEMAS.get(name)
-        if fragment.source is None or set(fragment.values) != set(allowed):
+        if fragment.source is None or not same_value_sets(fragment.values, allowed):
             continue
         member = fragment.source.__members__.get(received) or fragment.source.__members__.get(received.upper())
         if member is not None:

@@ -1,9 +1,14 @@
 """JSON Schema validators that are safe to run on anything an editor holds.
 
 - No `$ref` is ever fetched: the registry's retrieve function refuses, and the check reports it was cut short.
-- Patterns cannot hang the caller (`engine.regexes`): RE2 (linear time) for the common subset, the backtracking
-  `regex` engine under a time budget (`limits.regex_timeout_ms`) for the rest; when the budget runs out the check
-  reports that it was cut short. Every regex use of jsonschema's keyword code goes through it.
+- Patterns are ECMA-262 and cannot hang the caller (`engine.regexes`): RE2 (linear time) for the common subset,
+  the backtracking `regex` engine under a time budget (`limits.regex_timeout_ms`) for the rest; when the budget
+  runs out, or no engine can run the pattern, the check reports that it was cut short. Every keyword that matches
+  a pattern (`pattern`, `patternProperties`, `additionalProperties`, `unevaluatedProperties`, the `regex`
+  format) is toolsense's own in these validators only: jsonschema's modules are left as they are, so other users
+  of jsonschema in the process keep its behaviour.
+- `format` is asserted only when asked (`formats=True`: values a model is shown or sends), for the subset in
+  `engine.formats`.
 - Nesting is bounded (`MAX_NESTING`) and a validation gets the same stack however deep its caller's is.
 - Validators are built once per schema content (`functools.lru_cache` on the canonical JSON text).
 """
@@ -12,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -20,10 +24,8 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import jsonschema_specifications  # type: ignore[import-untyped]
-from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema import _keywords as jsonschema_keywords
-from jsonschema import _legacy_keywords as jsonschema_legacy_keywords
-from jsonschema import _utils as jsonschema_utils
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend, validator_for
@@ -31,7 +33,9 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 
 from ..engine import regexes
+from ..engine.formats import ASSERTED, conforms
 from ..jsonvalue import JsonObject, JsonValue, short_repr
+from .unevaluated import unevaluated_properties
 
 T = TypeVar("T")
 
@@ -93,37 +97,15 @@ def safe_search(pattern: str, text: str) -> bool | None:
     return regexes.search(pattern, text, REGEX_BUDGET_MS.get())
 
 
-class _BoundedRe:
-    """What jsonschema's keyword modules see as `re`: their own `re.search` calls (`patternProperties`,
-    `additionalProperties` next to `patternProperties`, `unevaluatedProperties`, and `pattern` in validators
-    built anywhere in toolsense) go through `safe_search`. A match cut short counts as a match (nothing is
-    reported that was not checked) and is noted as cut short."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(re, name)
-
-    @staticmethod
-    def search(pattern: Any, string: Any, flags: int = 0) -> Any:
-        if flags or not isinstance(pattern, str) or not isinstance(string, str):
-            return re.search(pattern, string, flags)
-        found = safe_search(pattern, string)
-        if found is None:
-            notes = CUT_SHORT.get()
-            if notes is not None:
-                notes.append(f"matching pattern {short_repr(pattern)} took longer than the regex time budget")
-            return True
-        return True if found else None
-
-
-def _bound_jsonschema_regexes() -> None:
-    """jsonschema's keyword code calls `re` directly (`format`, `dependentRequired` messages, …): point it at the
-    bounded engine. Its `pattern` and `patternProperties` are replaced below as well."""
-    for module in (jsonschema_keywords, jsonschema_utils, jsonschema_legacy_keywords):
-        if getattr(module, "re", None) is re:
-            module.re = _BoundedRe()  # type: ignore[attr-defined]
-
-
-_bound_jsonschema_regexes()
+def _not_evaluated(pattern: str, what: str) -> None:
+    """Note why a match was not evaluated: the budget ran out, or no engine can run the pattern."""
+    notes = CUT_SHORT.get()
+    if notes is None:
+        return
+    if regexes.compiles(pattern):
+        notes.append(f"matching {what} {short_repr(pattern)} took longer than the regex time budget")
+    else:
+        notes.append(f"{what} {short_repr(pattern)} is not an ECMA-262 regular expression toolsense can run")
 
 
 def _pattern(validator: Validator, pattern: Any, instance: JsonValue, schema: JsonValue) -> Iterator[ValidationError]:
@@ -131,23 +113,19 @@ def _pattern(validator: Validator, pattern: Any, instance: JsonValue, schema: Js
         return
     found = safe_search(pattern, instance)
     if found is None:
-        notes = CUT_SHORT.get()
-        if notes is not None:
-            notes.append(f"matching pattern {short_repr(pattern)} took longer than the regex time budget")
+        _not_evaluated(pattern, "pattern")
         return
     if not found:
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 def key_matches(pattern: str, key: str) -> bool:
-    """`re.search(pattern, key)` for patternProperties, with the same time budget (cut short → a match)."""
+    """Whether a property name matches a `patternProperties` pattern, as ECMA-262 reads it, with the same time
+    budget. Not evaluated (cut short, or not runnable) → noted, and taken as a match: nothing is reported that
+    was not checked."""
     found = safe_search(pattern, key)
     if found is None:
-        notes = CUT_SHORT.get()
-        if notes is not None:
-            notes.append(
-                f"matching property names against {short_repr(pattern)} took longer than the regex time budget"
-            )
+        _not_evaluated(pattern, "property names against")
         return True
     return found
 
@@ -246,6 +224,8 @@ def _guarded_class(cls: type[Validator]) -> type[Validator]:
     keywords: dict[str, Callable[..., Any]] = {"pattern": _pattern, "patternProperties": _pattern_properties}
     if "additionalProperties" in cls.VALIDATORS:
         keywords["additionalProperties"] = _additional_properties
+    if cls.VALIDATORS.get("unevaluatedProperties") is jsonschema_keywords.unevaluatedProperties:
+        keywords["unevaluatedProperties"] = unevaluated_properties(key_matches)
     for name, keyword in cls.VALIDATORS.items():
         if name in _APPLICATORS:
             keywords[name] = _nested(keywords.get(name) or keyword)
@@ -253,15 +233,31 @@ def _guarded_class(cls: type[Validator]) -> type[Validator]:
     return guarded
 
 
+def _asserted_format(value: object, format_name: str) -> bool:
+    return conforms(format_name, value)
+
+
+@functools.lru_cache(maxsize=1)
+def asserted_formats() -> FormatChecker:
+    """The formats toolsense asserts (`engine.formats`), each by its own checker (`regex` by toolsense's
+    ECMA-262 engine)."""
+    checker = FormatChecker(formats=())
+    for name in ASSERTED:
+        checker.checks(name)(functools.partial(_asserted_format, format_name=name))
+    return checker
+
+
 @functools.lru_cache(maxsize=512)
-def _validator(text: str, dialect: str | None) -> Validator:
+def _validator(text: str, dialect: str | None, formats: bool) -> Validator:
     schema = json.loads(text)
     cls = validator_class(schema, dialect)
-    return _guarded_class(cls)(schema, registry=offline_registry())
+    checker = asserted_formats() if formats else None
+    return _guarded_class(cls)(schema, registry=offline_registry(), format_checker=checker)
 
 
-def build_validator(schema: JsonValue, dialect: str | None) -> Validator:
-    return _validator(canonical(schema), dialect)
+def build_validator(schema: JsonValue, dialect: str | None, formats: bool = False) -> Validator:
+    """A bounded, offline validator of the schema; formats: assert `engine.formats.ASSERTED`."""
+    return _validator(canonical(schema), dialect, formats)
 
 
 # --- the stack a validation needs ------------------------------------------------------------------------

@@ -1,25 +1,21 @@
-"""User-supplied regular expressions, matched without ever hanging.
+"""User-supplied regular expressions, matched as ECMA-262 reads them, without ever hanging.
 
 JSON Schema `pattern`, `patternProperties` and `propertyNames` come from files toolsense did not write, so
-matching must be bounded whatever the pattern's shape:
+matching must be bounded whatever the pattern's shape. Each pattern is read once as ECMA-262 (`ecma_regex`:
+JSON Schema's dialect, as V8 runs it) and spelled for one of two engines:
 
-1. Patterns in the common subset (no back-references, no lookaround) are translated from ECMA-262 syntax and
-   run on RE2 (`google-re2`), whose matching time is linear in the text: no budget needed, the answer is exact
-   (unless program size × text length is very large: see `_MAX_LINEAR_WORK`).
-2. The rest (back-references, lookaround, atomic groups, possessive repeats, anything RE2 rejects) run on the
-   `regex` module with a time budget (`timeout=`), releasing the GIL while they run (`concurrent=True`), so a
-   pattern that backtracks catastrophically costs at most the budget and never freezes the event loop.
-   `None` means "ran out of budget, not evaluated".
+1. Patterns in the common subset (no back-references, no lookaround) run on RE2 (`google-re2`), whose matching
+   time is linear in the text: no budget needed, the answer is exact (unless program size × text length is very
+   large: see `_MAX_LINEAR_WORK`).
+2. The rest (back-references, lookaround, a negated escape in a class, anything RE2 rejects) run on the `regex`
+   module, spelled so that it gives ECMA's answers too (`$` only at the very end, `.` excluding line
+   terminators, ASCII `\\d` `\\w` `\\b`, ECMA's `\\s`), with a time budget (`timeout=`), releasing the GIL
+   while they run (`concurrent=True`): a pattern that backtracks catastrophically costs at most the budget and
+   never freezes the event loop. `None` means "ran out of budget, not evaluated".
 
-ECMA-262 versus what runs here (JSON Schema patterns are ECMA-262 regular expressions):
-- RE2 path: `\\d`, `\\w`, `\\b` are ASCII as in ECMA; `$` is the end of the text (Python's `re` also matches
-  before a final newline; ECMA and RE2 do not); `.` excludes `\\n`, `\\r`, U+2028 and U+2029 as in ECMA; `\\s`
-  is ECMA's set (Unicode spaces and line terminators); `\\uXXXX` (surrogate pairs combined), `\\u{X}`, `\\cX`,
-  `\\0`, `[\\b]`, `[^]` and `[]` mean what they mean in ECMA. Lone surrogates cannot occur in UTF-8 text and send
-  the pattern to the budgeted path.
-- Budgeted path: Python `re` syntax and semantics (the `regex` module's compatible version 0), as toolsense
-  used before; it differs from ECMA in the points above.
-- A pattern neither engine accepts is not evaluated here (the schema rules report that it does not compile).
+A pattern that is not ECMA-262 (`(?i)`, `(?P<n>…)`, `(?>…)`, `a++`) or that neither engine can run is not
+evaluated: `compiles` says False, `search` None; the schema rules report the pattern, the value checks that
+they were cut short. Where toolsense and V8 still differ is listed in tests/data/pattern_differential.json.
 """
 
 from __future__ import annotations
@@ -31,132 +27,17 @@ from typing import Any
 import re2  # type: ignore[import-untyped]
 import regex  # type: ignore[import-untyped]
 
+from .ecma_regex import BACKTRACKING, RE2, Invalid, Unsupported, translate
+
 DEFAULT_BUDGET_MS = 200
-
-_ECMA_SPACE = r"\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}"
-_ECMA_DOT = r"[^\n\r\x{2028}\x{2029}]"
-_ANY = r"\x{0}-\x{10FFFF}"
-_LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
-_HEX = frozenset("0123456789abcdefABCDEF")
-_PASS_ESCAPES = frozenset("dDwWbBtnrfv")
-
-
-class _Unsupported(Exception):
-    """The pattern uses something RE2 cannot run (it goes to the budgeted engine)."""
-
-
-def _hex_at(pattern: str, at: int, count: int) -> int | None:
-    digits = pattern[at : at + count]
-    if len(digits) == count and all(c in _HEX for c in digits):
-        return int(digits, 16)
-    return None
-
-
-def _unicode_escape(pattern: str, at: int) -> tuple[str, int]:
-    """`\\u` at pattern[at-2:at]: (the RE2 form, the index after it)."""
-    if pattern.startswith("{", at):
-        end = pattern.find("}", at)
-        if end > at + 1 and all(c in _HEX for c in pattern[at + 1 : end]):
-            point = int(pattern[at + 1 : end], 16)
-            if 0xD800 <= point <= 0xDFFF or point > 0x10FFFF:
-                raise _Unsupported
-            return f"\\x{{{point:X}}}", end + 1
-        return "u", at  # an identity escape outside the `u` flag
-    code = _hex_at(pattern, at, 4)
-    if code is None:
-        return "u", at
-    after = at + 4
-    if 0xD800 <= code <= 0xDBFF and pattern.startswith("\\u", after):
-        low = _hex_at(pattern, after + 2, 4)
-        if low is not None and 0xDC00 <= low <= 0xDFFF:
-            return f"\\x{{{0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00):X}}}", after + 6
-    if 0xD800 <= code <= 0xDFFF:
-        raise _Unsupported
-    return f"\\x{{{code:X}}}", after
-
-
-def _escape(pattern: str, at: int, in_class: bool) -> tuple[str, int]:
-    """The escape starting at pattern[at] == '\\\\': (its RE2 form, the index after it)."""
-    if at + 1 >= len(pattern):
-        raise _Unsupported  # a trailing backslash: not a valid pattern
-    char = pattern[at + 1]
-    after = at + 2
-    if char == "u":
-        return _unicode_escape(pattern, after)
-    if char == "x":
-        code = _hex_at(pattern, after, 2)
-        return (f"\\x{{{code:X}}}", after + 2) if code is not None else ("x", after)
-    if char == "c":
-        if after < len(pattern) and pattern[after].isascii() and pattern[after].isalpha():
-            return f"\\x{{{ord(pattern[after]) % 32:X}}}", after + 1
-        raise _Unsupported
-    if char == "s":
-        return (_ECMA_SPACE if in_class else f"[{_ECMA_SPACE}]"), after
-    if char == "S":
-        if in_class:
-            raise _Unsupported  # "not a space" cannot be one member of a larger RE2 class
-        return f"[^{_ECMA_SPACE}]", after
-    if char == "0" and not (after < len(pattern) and pattern[after].isdigit()):
-        return r"\x{0}", after
-    if char.isdigit() or char == "k":
-        raise _Unsupported  # back-references
-    if in_class and char == "b":
-        return r"\x{8}", after
-    if char in _PASS_ESCAPES or char in "pP":
-        return "\\" + char, after
-    if char.isascii() and char.isalnum():
-        return char, after  # ECMA's identity escape (`\e` is "e")
-    return re.escape(char) if char != " " else " ", after
 
 
 def ecma_to_re2(pattern: str) -> str | None:
-    """The RE2 spelling of an ECMA-262 pattern; None when RE2 cannot express it (back-references,
-    lookaround, lone surrogates)."""
-    out: list[str] = []
-    i = 0
-    in_class = False
+    """The RE2 spelling of an ECMA-262 pattern; None when RE2 cannot express it or it is not ECMA-262."""
     try:
-        while i < len(pattern):
-            char = pattern[i]
-            if char == "\\":
-                text, i = _escape(pattern, i, in_class)
-                out.append(text)
-                continue
-            if in_class:
-                if char == "]":
-                    in_class = False
-                    out.append("]")
-                elif char == "[":
-                    out.append(r"\[")
-                else:
-                    out.append(char)
-                i += 1
-                continue
-            if char == "[":
-                if pattern.startswith("[^]", i):
-                    out.append(f"[{_ANY}]")
-                    i += 3
-                elif pattern.startswith("[]", i):
-                    out.append(f"[^{_ANY}]")
-                    i += 2
-                else:
-                    in_class = True
-                    negated = pattern.startswith("[^", i)
-                    out.append("[^" if negated else "[")
-                    i += 2 if negated else 1
-                    if pattern.startswith("]", i):  # `[]a]` is "empty class, then a]" in ECMA: rare, not ours
-                        raise _Unsupported
-                continue
-            if char == "(" and pattern.startswith(_LOOKAROUND, i):
-                raise _Unsupported
-            if char == ".":
-                out.append(_ECMA_DOT)
-            else:
-                out.append(char)
-            i += 1
-    except _Unsupported:
+        return translate(pattern, RE2)
+    except (Invalid, Unsupported, RecursionError):
         return None
-    return "".join(out)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -175,10 +56,11 @@ def _linear(pattern: str) -> Any:
 
 @functools.lru_cache(maxsize=1024)
 def _backtracking(pattern: str) -> Any:
-    """The pattern compiled by the `regex` module (Python `re` semantics), or None when it does not compile."""
+    """The pattern spelled for the `regex` module and compiled, or None when it is not ECMA-262 or does not
+    compile there."""
     try:
-        return regex.compile(pattern, regex.V0)
-    except Exception:  # regex.error, RecursionError, OverflowError on hostile patterns
+        return regex.compile(translate(pattern, BACKTRACKING), regex.V0)
+    except Exception:  # Invalid, regex.error, RecursionError, OverflowError on hostile patterns
         return None
 
 
@@ -194,13 +76,14 @@ def runs_in_linear_time(pattern: str) -> bool:
 
 
 def compiles(pattern: str) -> bool:
-    return _linear(pattern) is not None or _backtracking(pattern) is not None
+    """Whether the pattern is ECMA-262 that toolsense can run (the `regex` format, TS210)."""
+    return _linear(pattern) is not None or _backtracking(pattern) is not None  # one reading: both agree on validity
 
 
 def search(pattern: str, text: str, budget_ms: int = DEFAULT_BUDGET_MS) -> bool | None:
-    """Whether the pattern matches somewhere in text (ECMA `RegExp.prototype.test`). None when the pattern needs
-    the backtracking engine and ran out of `budget_ms`. A pattern that does not compile anywhere counts as a
-    match: nothing is reported that was not checked (the schema rules report the pattern itself)."""
+    """Whether the pattern matches somewhere in text (ECMA `RegExp.prototype.test`). None when it was not
+    evaluated: the pattern needs the backtracking engine and ran out of `budget_ms`, or no engine can run it
+    (`compiles` tells the two apart). A pattern is never taken as matching without being run."""
     linear = _linear(pattern)
     if linear is not None and linear.programsize * len(text) <= _MAX_LINEAR_WORK:
         try:
@@ -209,7 +92,7 @@ def search(pattern: str, text: str, budget_ms: int = DEFAULT_BUDGET_MS) -> bool 
             pass  # a lone surrogate (valid in JSON text, not in UTF-8): only the budgeted engine can take it
     compiled = _backtracking(pattern)
     if compiled is None:
-        return True
+        return None
     try:
         return compiled.search(text, timeout=max(budget_ms, 1) / 1000, concurrent=True) is not None
     except TimeoutError:

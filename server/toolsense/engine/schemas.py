@@ -16,6 +16,8 @@ from typing import Any
 
 from ..document.jsontree import Pointer
 from ..jsonvalue import JsonValue
+from .equality import json_equal, json_key
+from .formats import conforms
 
 _MAX_REF_HOPS = 32
 _BRANCHES = ("anyOf", "oneOf", "allOf")
@@ -152,44 +154,6 @@ def enum_values(schemas: Iterable[dict[str, Any]]) -> list[Any]:
         if "const" in node:
             add(node["const"])
     return values
-
-
-_KEY_DEPTH = 64
-
-
-def json_key(value: JsonValue, depth: int = 0) -> Hashable | None:
-    """A hashable key equal for JSON-equal values: numbers by value (1 == 1.0), booleans apart from numbers
-    (true != 1), objects regardless of key order. None for values nested deeper than `_KEY_DEPTH` or not JSON."""
-    if depth > _KEY_DEPTH:
-        return None
-    if value is None:
-        return ("null",)
-    if isinstance(value, bool):
-        return ("bool", value)
-    if isinstance(value, (int, float)):
-        return ("number", value)
-    if isinstance(value, str):
-        return ("string", value)
-    if isinstance(value, list):
-        items = [json_key(item, depth + 1) for item in value]
-        return None if any(item is None for item in items) else ("array", tuple(items))
-    if isinstance(value, dict):
-        members = [(name, json_key(item, depth + 1)) for name, item in value.items()]
-        return None if any(item is None for _, item in members) else ("object", frozenset(members))
-    return None
-
-
-def json_equal(a: JsonValue, b: JsonValue) -> bool:
-    """JSON equality (see `json_key`), for values `json_key` cannot key."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
-        return False
-    return bool(a == b)
 
 
 def json_types(schemas: Iterable[dict[str, Any]]) -> set[str]:
@@ -330,8 +294,8 @@ _LENGTHS: dict[str, tuple[type[str | list[Any] | dict[str, Any]], bool]] = {
     "minProperties": (dict, False),
     "maxProperties": (dict, True),
 }
-_LATER = frozenset({"properties", "required", "additionalProperties", "items", "format"})
-"""Checked with the value's members below; `format` never fails without a format checker (toolsense has none)."""
+_LATER = frozenset({"properties", "required", "additionalProperties", "items"})
+"""Checked with the value's members below."""
 _MAX_QUICK_DEPTH = 48
 
 
@@ -401,6 +365,9 @@ def certainly_valid(schema: JsonValue, value: JsonValue, validating: frozenset[s
                 size = len(value)  # code points for strings, as jsonschema counts
                 if size > argument if is_max else size < argument:
                     return False
+        elif check is _FORMAT_CHECK:
+            if not conforms(argument, value):
+                return False  # the validator decides (it asserts formats only when asked to)
         elif check is _CONST_CHECK:
             if not _same(value, argument):
                 return False
@@ -431,11 +398,13 @@ def certainly_valid(schema: JsonValue, value: JsonValue, validating: frozenset[s
 (_LATER_CHECK, _TYPE_CHECK, _ENUM_CHECK, _CONST_CHECK, _BOUND_CHECK, _LENGTH_CHECK, _ALL_OF_CHECK, _ANY_OF_CHECK) = (
     object() for _ in range(8)
 )
+_FORMAT_CHECK = object()
 _QUICK: dict[str, object] = {
     **dict.fromkeys(_LATER, _LATER_CHECK),
     "type": _TYPE_CHECK,
     "enum": _ENUM_CHECK,
     "const": _CONST_CHECK,
+    "format": _FORMAT_CHECK,
     **dict.fromkeys(_BOUNDS, _BOUND_CHECK),
     **dict.fromkeys(_LENGTHS, _LENGTH_CHECK),
     "allOf": _ALL_OF_CHECK,

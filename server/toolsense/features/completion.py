@@ -11,7 +11,15 @@ import json
 import logging
 
 from ..domain.validation import placeholder_for, snippet_for
-from ..engine.schemas import description_of, enum_values, json_types, properties_of, subschemas_at, type_label
+from ..engine.equality import same_value_sets
+from ..engine.schemas import (
+    description_of,
+    enum_values,
+    json_types,
+    properties_of,
+    subschemas_at,
+    type_label,
+)
 from ..jsonvalue import JsonValue
 from ..models.base import ENUM_SCHEMAS, EnumSchema
 from .jsonschema_vocab import FORMATS, KEYWORDS, SCHEMA_DIALECTS, TYPE_NAMES, schema_state
@@ -114,10 +122,9 @@ def _previous_needs_comma(query: CursorQuery) -> tuple[tuple[int, int, str], ...
 
 
 def _enum_registry_entry(values: list[JsonValue]) -> EnumSchema | None:
-    wanted = set(map(json.dumps, values))
     for name in ENUM_SCHEMAS.names():
         entry = ENUM_SCHEMAS.get(name)
-        if set(map(json.dumps, entry.values)) == wanted:
+        if same_value_sets(entry.values, values):
             return entry
     return None
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from tree_sitter import Point
 
 from ..document.document import Document, new_parser
+from ..document.exponents import parse_json
 from ..document.outline import LightNode
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -99,9 +100,9 @@ def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
             return clean
     data = apply_edits(document.data, plain)
     if isinstance(top, LightNode):
-        return not new_parser().parse(data).root_node.has_error  # no tree to re-parse from; none is kept
+        return not parse_json(new_parser(), data).root_node.has_error  # no tree to re-parse from; none is kept
     if len(plain) > _FRESH_PARSE_EDITS:
-        return not new_parser().parse(data).root_node.has_error
+        return not parse_json(new_parser(), data).root_node.has_error
     tree = document.tree.copy()
     point = _pointer_of(document)
     for edit in sorted(plain, reverse=True):
@@ -115,7 +116,7 @@ def parses_clean_after(document: Document, edits: Sequence[TextEdit]) -> bool:
             old_end_point=point(edit.end),
             new_end_point=_end_point(start, text),
         )
-    return not new_parser().parse(data, tree).root_node.has_error
+    return not parse_json(new_parser(), data, tree).root_node.has_error
 
 
 _LOCAL_PARSE_SIZE = 1 << 16
@@ -149,7 +150,7 @@ def _one_clean_value(document: Document, value: LightNode, plain: Sequence[TextE
     start = value.start_byte
     shifted = [TextEdit(e.start - start, e.end - start, e.text) for e in plain]
     text = apply_edits(document.data[start : value.end_byte], shifted)
-    root = new_parser().parse(text).root_node
+    root = parse_json(new_parser(), text).root_node
     values = [child for child in root.named_children if child.type != "comment"]
     if len(values) != 1 or values[0].start_byte != 0 or values[0].end_byte != len(text):
         return None

@@ -75,6 +75,14 @@ BAD_ENUM = CATALOG.rule(
     FAMILY,
     "replace with the closest allowed value; an enum member's name → its value (safe)",
 )
+FORMAT = CATALOG.rule(
+    codes.FORMAT,
+    "format-mismatch",
+    Severity.WARNING,
+    "A string that does not have the `format` its schema names, for the formats toolsense asserts (`date`, "
+    "`date-time`, `ipv4`, `ipv6`, `uuid`, `regex`); reported under the family's own code (TS237, TS309, TS219).",
+    FAMILY,
+)
 COERCIBLE = CATALOG.rule(
     codes.COERCIBLE,
     "coercible-value",

@@ -104,6 +104,14 @@ CODES = {
         "An input value breaks a constraint (range, length, pattern, a model validator…).",
         FAMILY,
     ).code,
+    "format": CATALOG.rule(
+        "TS309",
+        "call-format-mismatch",
+        Severity.WARNING,
+        "An input string does not have its schema's `format` (`date`, `date-time`, `ipv4`, `ipv6`, `uuid`, "
+        "`regex`: the formats toolsense asserts).",
+        FAMILY,
+    ).code,
 }
 CUT_SHORT = CATALOG.rule(
     "TS310",
@@ -291,7 +299,9 @@ def check_call(
         assert info is not None
         if not isinstance(info.input_schema, dict):
             return
-        findings, notes = value_findings(info.input_schema, info.dialect, arguments, subject, CODES, budget)
+        findings, notes = value_findings(
+            info.input_schema, info.dialect, arguments, subject, CODES, budget, formats=True
+        )
     if not unit.clean:
         findings = [f for f in findings if f.code != CODES["missing"]]
     if text is not None:

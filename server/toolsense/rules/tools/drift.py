@@ -9,13 +9,13 @@ compared with every schema node they name. `toolsense schema MODULE:MODEL` regen
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 from ...document.jsontree import Pointer
 from ...domain.tool import ToolView, tool_view, walk_schema
 from ...engine.context import CheckContext
+from ...engine.equality import value_key
 from ...engine.findings import Finding, Severity
 from ...engine.schemas import resolve_local_ref
 from ...engine.units import Unit
@@ -220,11 +220,8 @@ class _Comparison:
 def enum_difference(schema_values: list[Any], python_values: list[Any], what: str) -> str | None:
     """A message when the schema's enum differs from the Python one (as sets), else None."""
 
-    def key(value: JsonValue) -> str:
-        return json.dumps(value, sort_keys=True)
-
-    schema_keys = {key(v): v for v in schema_values}
-    python_keys = {key(v): v for v in python_values}
+    schema_keys = {value_key(v): v for v in schema_values}
+    python_keys = {value_key(v): v for v in python_values}
     missing = [v for k, v in python_keys.items() if k not in schema_keys]
     extra = [v for k, v in schema_keys.items() if k not in python_keys]
     if not missing and not extra:

@@ -57,6 +57,14 @@ CODES = {
         "An input example breaks a constraint of the schema (range, length, pattern…).",
         FAMILY,
     ).code,
+    "format": CATALOG.rule(
+        "TS237",
+        "example-format-mismatch",
+        Severity.WARNING,
+        "An input example string does not have its schema's `format` (`date`, `date-time`, `ipv4`, `ipv6`, "
+        "`uuid`, `regex`: the formats toolsense asserts).",
+        FAMILY,
+    ).code,
 }
 CUT_SHORT = CATALOG.rule(
     "TS236",
@@ -91,7 +99,7 @@ def _input_examples(unit: Unit, clean: bool, budget: int) -> tuple[Finding, ...]
     for index, example in enumerate(examples):
         where = (*view.examples_pointer, index)
         subject = f"input example {index + 1}"
-        findings, notes = value_findings(view.schema, view.dialect, example, subject, CODES, budget)
+        findings, notes = value_findings(view.schema, view.dialect, example, subject, CODES, budget, formats=True)
         for finding in findings:
             if not clean and finding.code == CODES["missing"]:
                 continue

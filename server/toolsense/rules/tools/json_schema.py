@@ -10,7 +10,7 @@ Work is bounded (`limits.max_schema_depth`, `limits.max_subschemas`) and cached 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,7 +246,7 @@ def _enum_duplicates(walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
         values = entry.node.get("enum")
         if not isinstance(values, list):
             continue
-        first: dict[str, int] = {}
+        first: dict[Hashable, int] = {}
         for index, value in enumerate(values):
             key = enum_key(value)
             if key in first:

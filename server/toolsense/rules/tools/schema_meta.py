@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
@@ -19,6 +19,7 @@ from ...domain.tool import (
     JSON_TYPES,
 )
 from ...domain.validators import canonical, meta_registry, offline_registry, validator_class
+from ...engine import regexes
 from ...engine.findings import Finding, Fix, ReplaceValue
 from ...jsonvalue import JsonValue, json_type_name, short_repr
 
@@ -55,7 +56,20 @@ def _meta_errors(text: str, cls: type[Validator]) -> tuple[MetaError, ...]:
 @functools.lru_cache(maxsize=16)
 def _meta_validator(cls: type[Validator]) -> Validator:
     meta = flat_2020_12_meta_schema() if cls is Draft202012Validator else cls.META_SCHEMA
-    return cls(meta, format_checker=cls.FORMAT_CHECKER, registry=offline_registry())
+    return cls(meta, format_checker=_meta_formats(cls), registry=offline_registry())
+
+
+def _is_pattern(instance: object) -> bool:
+    return not isinstance(instance, str) or regexes.compiles(instance)
+
+
+@functools.lru_cache(maxsize=16)
+def _meta_formats(cls: type[Validator]) -> FormatChecker:
+    """The dialect's format checker, with `regex` read as ECMA-262 by toolsense's own engine (Python's `re`
+    rejects `\\p{L}`, `(?<name>…)`, `\\u{1F432}`, `[^]`, `\\cJ`, which V8 and toolsense run)."""
+    checker = FormatChecker(formats=())
+    checker.checkers = {**cls.FORMAT_CHECKER.checkers, "regex": (_is_pattern, ())}
+    return checker
 
 
 _META_2020_12 = "https://json-schema.org/draft/2020-12/"
@@ -334,13 +348,8 @@ def _quick_checks() -> dict[str, object]:
 _QUICK_CHECKS = _quick_checks()
 
 
-@functools.lru_cache(maxsize=1024)
 def _compiles(pattern: str) -> bool:
-    try:
-        re.compile(pattern)
-    except (re.error, RecursionError, OverflowError):
-        return False
-    return True
+    return regexes.compiles(pattern)
 
 
 def _draft_name(cls: type[Validator]) -> str:

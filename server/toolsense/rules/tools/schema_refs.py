@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -21,7 +21,8 @@ from ...domain.tool import (
 )
 
 # --- $ref ------------------------------------------------------------------------------------------------
-from ...domain.validators import canonical, meta_registry
+from ...domain.validators import meta_registry
+from ...engine.equality import value_key
 from ...engine.findings import Finding, Fix, ReplaceValue, Severity
 from ...engine.schemas import closest, resolve_local_ref
 from ...jsonvalue import JsonValue, json_type_name, short_repr
@@ -32,7 +33,7 @@ from .schema_meta import article
 def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
     if "$ref" not in walk.keys:
         return
-    root_id = schema.get("$id") if isinstance(schema.get("$id"), str) else None
+    resources = _resources(walk)
     anchors = _anchors(walk)
     definitions = _definition_refs(schema)
     registry = meta_registry()
@@ -41,14 +42,9 @@ def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Ite
         if not isinstance(ref, str):
             continue
         pointer = (*base, *entry.pointer, "$ref")
-        fragment: str | None = None
-        if ref.startswith("#"):
-            fragment = ref[1:]
-        elif root_id is not None:
-            document, frag = urldefrag(urljoin(root_id, ref))
-            if document == urldefrag(root_id)[0]:
-                fragment = frag
-        if fragment is None:
+        document, fragment = urldefrag(_join(_base_uri(entry.pointer, resources), ref))
+        resource = resources.get(document)
+        if resource is None:
             if _bundled(registry, ref):
                 continue
             yield Finding(
@@ -58,8 +54,8 @@ def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Ite
                 pointer,
             )
             continue
-        if _resolves(schema, fragment, anchors):
-            cycle = _ref_cycle(schema, ref)
+        if _resolves(resource, fragment, anchors):
+            cycle = _ref_cycle(resource, ref) if ref.startswith("#") else None
             if cycle is not None:
                 yield Finding(
                     UNRESOLVED_REF.code,
@@ -76,6 +72,42 @@ def ref_findings(schema: dict[str, Any], walk: SchemaWalk, base: Pointer) -> Ite
             for i, c in enumerate(candidates)
         )
         yield Finding(UNRESOLVED_REF.code, message, pointer, fixes=fixes)
+
+
+def _resources(walk: SchemaWalk) -> dict[str, Any]:
+    """Each schema resource by its absolute URI (without fragment): the root (by its `$id`, and by "" for
+    references made before any base), and every subschema with its own `$id`, read against the resource around
+    it (an embedded resource: `#/$defs/x` inside it is its own `$defs`). Keys are also kept by pointer
+    (`("pointer", …)`) to find the resource around a place."""
+    found: dict[Any, Any] = {}
+    for entry in sorted(walk.nodes, key=lambda e: len(e.pointer)):
+        ident = entry.node.get("$id")
+        if not entry.pointer:
+            uri = urldefrag(ident)[0] if isinstance(ident, str) else ""
+            found[""] = found[uri] = entry.node
+            found[("pointer", ())] = uri
+        elif isinstance(ident, str) and not ident.startswith("#"):
+            uri = urldefrag(_join(_base_uri(entry.pointer[:-1], found), ident))[0]
+            found[uri] = entry.node
+            found[("pointer", entry.pointer)] = uri
+    return found
+
+
+def _join(base: str, ref: str) -> str:
+    """ref read against base; a fragment alone stays in base's document whatever its scheme (`urljoin` drops
+    the base of a URN: `urn:uuid:…` + `#/$defs/x`)."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    return urljoin(base, ref)
+
+
+def _base_uri(pointer: Pointer, resources: dict[Any, Any]) -> str:
+    """The base URI at pointer: that of the innermost resource holding it (itself included)."""
+    for end in range(len(pointer), -1, -1):
+        uri = resources.get(("pointer", tuple(pointer[:end])))
+        if uri is not None:
+            return str(uri)
+    return ""
 
 
 def _ref_cycle(schema: dict[str, Any], ref: str) -> list[str] | None:
@@ -103,18 +135,20 @@ def _bundled(registry: Registry[Any], ref: str) -> bool:
 
 
 def _anchors(walk: SchemaWalk) -> set[str]:
+    """Every plain-name fragment the schema defines (`$anchor`, `$dynamicAnchor`, draft-07's `"$id": "#x"`)."""
     names: set[str] = set()
     for entry in walk.nodes:
-        anchor = entry.node.get("$anchor")
-        if isinstance(anchor, str):
-            names.add(anchor)
+        for keyword in ("$anchor", "$dynamicAnchor"):
+            anchor = entry.node.get(keyword)
+            if isinstance(anchor, str):
+                names.add(anchor)
         ident = entry.node.get("$id")
         if isinstance(ident, str) and ident.startswith("#"):
             names.add(ident[1:])
     return names
 
 
-def _resolves(schema: dict[str, Any], fragment: str, anchors: set[str]) -> bool:
+def _resolves(schema: Any, fragment: str, anchors: set[str]) -> bool:
     fragment = unquote(fragment)
     if fragment == "":
         return True
@@ -138,7 +172,7 @@ _ANNOTATED = ("default", "examples")
 _OWN_VALUE_KEYS = frozenset({"enum", "const", *_ANNOTATED})
 _LOCAL_DEFS = ("#/$defs/", "#/definitions/")
 _OWN_CODES = {kind: f"{OWN_VALUE.code}:{kind}" for kind in ("unknown", "missing", "type", "enum", "coercible")}
-_OWN_CODES["constraint"] = f"{OWN_VALUE.code}:constraint"
+_OWN_CODES.update({kind: f"{OWN_VALUE.code}:{kind}" for kind in ("constraint", "format")})
 
 
 def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect: str) -> Iterator[Finding]:
@@ -173,12 +207,12 @@ def own_values(schema: dict[str, Any], walk: SchemaWalk, base: Pointer, dialect:
         if isinstance(examples, list):
             checked.extend((("examples", i), example, f"Example {i + 1}") for i, example in enumerate(examples))
         for where, value, label in checked:
-            findings, notes = value_findings(own, dialect, value, label.lower(), _OWN_CODES, 200)
+            findings, notes = value_findings(own, dialect, value, label.lower(), _OWN_CODES, 200, formats=True)
             if notes:
                 continue  # the check stopped early: say nothing rather than guess
             for finding in findings:
                 kind = finding.code.rsplit(":", 1)[-1]
-                severity = Severity.WARNING if kind == "constraint" else Severity.ERROR
+                severity = Severity.WARNING if kind in ("constraint", "format") else Severity.ERROR
                 yield dataclasses.replace(
                     finding.under((*pointer, *where)),
                     code=OWN_VALUE.code,
@@ -281,14 +315,6 @@ def _typed_members(node: dict[str, Any], pointer: Pointer) -> Iterator[Finding]:
             )
 
 
-def enum_key(value: JsonValue) -> str:
-    if type(value) is str:
-        return '"' + value  # only strings start with a quote (canonical JSON would too), and this is injective
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, (int, float)):
-        return f"n:{float(value)!r}"
-    try:
-        return canonical(value)
-    except (TypeError, ValueError, RecursionError):
-        return repr(value)
+def enum_key(value: JsonValue) -> Hashable:
+    """The key two enum members share when JSON Schema calls them equal (1 and 1.0; not true and 1)."""
+    return value_key(value)
