@@ -130,6 +130,42 @@ class SettingsProblem:
         return f"{self.source}: setting '{self.key}': {self.message}"
 
 
+REPOSITORY_LIMIT_CAPS: dict[str, float] = {
+    "max_file_mb": 50.0,
+    "regex_timeout_ms": 1000,
+    "max_schema_depth": 256,
+    "max_subschemas": 100_000,
+    "model_import_timeout_s": 60.0,
+}
+"""The highest value a repository's own configuration file (the `toolsense.toml` or `pyproject.toml` toolsense
+finds) may give each `[limits]` bound, trusted or not: a pull request must not be able to lift the bounds that
+keep `toolsense check` and the editor answering. Higher values take the user's own settings: `--config FILE`
+for the CLI, the editor's settings for the language server."""
+
+
+def cap_repository_limits(settings: Settings, source: str) -> tuple[Settings, list[SettingsProblem]]:
+    """`settings` read from a repository's configuration file, each `[limits]` value above its cap lowered to
+    the cap, with one problem per lowered value (saying where a higher value may be set)."""
+    lowered: dict[str, Any] = {}
+    problems: list[SettingsProblem] = []
+    for name, cap in REPOSITORY_LIMIT_CAPS.items():
+        value = getattr(settings.limits, name)
+        if value > cap:
+            kept = type(value)(cap)
+            lowered[name] = kept
+            problems.append(
+                SettingsProblem(
+                    source,
+                    f"limits.{name}",
+                    f"{value!r} is above what a repository's configuration may set; using {kept!r} (a higher "
+                    "value takes your own settings: `toolsense check --config FILE`, or the editor's settings)",
+                )
+            )
+    if not lowered:
+        return settings, []
+    return settings.model_copy(update={"limits": settings.limits.model_copy(update=lowered)}), problems
+
+
 def _drop(data: dict[str, Any], loc: tuple[int | str, ...]) -> None:
     """Remove the offending key so the rest of the settings still apply."""
     node: Any = data

@@ -103,6 +103,16 @@ def test_requests_with_invalid_params_get_invalid_params(
 
 
 @pytest.mark.timeout(BOUND_S * 2)
+def test_settle_without_params_answers_null(server: ServerProcess) -> None:
+    """JSON-RPC 2.0 lets a request without parameters omit `params` (issue 26: X3); an LSP request that needs
+    them is still refused."""
+    _raw(server, _frame(b'{"jsonrpc": "2.0", "id": 95, "method": "toolsense/settle"}'))
+    assert server.response(95, BOUND_S) == {"jsonrpc": "2.0", "id": 95, "result": None}
+    _raw(server, _frame(b'{"jsonrpc": "2.0", "id": 96, "method": "textDocument/hover"}'))
+    assert server.response(96, BOUND_S)["error"]["code"] == -32602
+
+
+@pytest.mark.timeout(BOUND_S * 2)
 def test_a_request_that_is_not_json_rpc_2_gets_invalid_request(server: ServerProcess) -> None:
     _raw(server, _frame(b'{"jsonrpc": "1.0", "id": 97, "method": "textDocument/hover"}'))
     assert server.response(97, BOUND_S)["error"]["code"] == -32600

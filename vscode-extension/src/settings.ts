@@ -37,10 +37,11 @@ export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
 export const CLIENT_ONLY_SETTING_KEYS = ['interpreter', 'trace.server'] as const;
 
 /**
- * Settings whose workspace value could make the server import or run user code; VS Code ignores their
- * workspace values in untrusted workspaces (package.json `capabilities.untrustedWorkspaces`).
+ * Settings whose workspace value could make the server import or run user code, or lift a bound that keeps it
+ * answering (`limits.*`); VS Code ignores their workspace values in untrusted workspaces (package.json
+ * `capabilities.untrustedWorkspaces`).
  */
-export const RESTRICTED_SETTING_KEYS = ['interpreter', 'models', 'python_path'] as const;
+export const RESTRICTED_SETTING_KEYS = ['interpreter', 'models', 'python_path', 'limits.max_file_mb'] as const;
 
 /** Configuration section of every setting of the extension. */
 export const SECTION = 'toolsense';

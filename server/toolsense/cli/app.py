@@ -19,10 +19,18 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO, cast
 
 from ..engine.findings import Severity
-from ..settings import ConfigFileError, Settings, SettingsProblem, discover_config, load_config_file
+from ..settings import (
+    ConfigFileError,
+    Settings,
+    SettingsProblem,
+    cap_repository_limits,
+    discover_config,
+    load_config_file,
+)
+from ..textsafety import EscapedLines
 from .reporting import write_report
 
 if TYPE_CHECKING:
@@ -156,7 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.command == "check":
-        return _check(args, out, sys.stderr)
+        # Its messages quote paths, settings and what servers printed: one line each, escaped.
+        return _check(args, out, cast(TextIO, EscapedLines(sys.stderr)))
     if args.command == "serve":
         return _serve(args, out)
     if args.command == "rules":
@@ -277,6 +286,11 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
     if problems:
         _print_problems(problems, err)
         return None
+    if config is None:
+        # The repository's own file (not one the user named): its [limits] stay under their caps.
+        settings, capped = cap_repository_limits(settings, str(config_path))
+        for lowered in capped:
+            err.write(f"toolsense: {lowered}\n")
     return settings, config_path.resolve().parent
 
 
@@ -332,10 +346,12 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _throughput(file_count, time.perf_counter() - started, pooled.jobs if pooled is not None else 1, err)
     if live is not None:
         live.merge(results)
+    write_failed = False
     if args.fix or args.diff:
         from .fix_files import apply_fixes_to_workspace
 
-        results = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
+        fixed = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
+        results, write_failed = fixed.remaining, fixed.failed
     write_report(args.format, results, file_count, out)
     internal = sum(1 for diags in results.values() for d in diags if d.code == "TS900")
     if internal:
@@ -345,6 +361,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "toolsense, not in your files; see the TS900 diagnostics)\n"
         )
         return EXIT_INTERNAL
+    if write_failed:
+        return EXIT_USAGE  # an I/O error: a file that --fix should have changed is as it was
     has_error = any(d.severity == Severity.ERROR for diags in results.values() for d in diags)
     return EXIT_FINDINGS if has_error else EXIT_OK
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -12,6 +13,8 @@ from ..engine.checker import Diagnostic, UnitCache, check_document
 from ..engine.context import CheckContext
 from ..engine.workspace import LoadedFile, Workspace, document_tools
 from ..fixes import Checker, TextEdit, choose_fix, fix_document
+from ..safe_write import RefusedPath, leaves_through_a_link, write_file_atomically
+from ..textsafety import escape_controls
 from .diff import unified_diff
 
 _BOM = b"\xef\xbb\xbf"
@@ -22,6 +25,20 @@ def _display(path: Path) -> str:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def _named(path: Path) -> str:
+    """A path for a message: as given, control and invisible characters escaped."""
+    return escape_controls(str(path))
+
+
+@dataclass
+class FixOutcome:
+    """What `--fix` left: the diagnostics that remain, and whether a file that had fixes could not be written
+    (an I/O error: the CLI exits with 2)."""
+
+    remaining: dict[Path, list[Diagnostic]]
+    failed: bool = False
 
 
 def _checker(context: CheckContext, kind: UnitKind | None) -> Checker:
@@ -40,10 +57,12 @@ def apply_fixes_to_workspace(
     unsafe: bool,
     out: TextIO,
     err: TextIO,
-) -> dict[Path, list[Diagnostic]]:
+) -> FixOutcome:
     """Fix every checked file (tool files first: fixing a tool may change what automations are checked
-    against), write it back (or print a diff) and return the diagnostics that remain."""
+    against), write it back atomically (or print a diff) and return the diagnostics that remain. A file that
+    cannot be read back or written keeps its old bytes, and is reported."""
     fixed_files = applied = 0
+    failed = False
     order = sorted(results, key=lambda p: (workspace.kinds.get(p) != "tool", str(p)))
     for path in order:
         loaded = workspace.files.get(path)
@@ -59,11 +78,13 @@ def apply_fixes_to_workspace(
         try:
             raw = path.read_bytes()
         except OSError as error:
-            err.write(f"toolsense: cannot read {path}: {error.strerror}\n")
+            err.write(f"toolsense: cannot read {_named(path)}: {error.strerror}\n")
+            failed = True
             continue
         bom = _BOM if raw.startswith(_BOM) else b""
         if raw != bom + bytes(loaded.document.data):
-            err.write(f"toolsense: {path} changed while it was being checked; not fixed\n")
+            err.write(f"toolsense: {_named(path)} changed while it was being checked; not fixed\n")
+            failed = True
             continue
         new = bom + outcome.data
         if diff_only:
@@ -72,9 +93,12 @@ def apply_fixes_to_workspace(
             out.write(unified_diff(raw, new, _display(path), moved))
         else:
             try:
-                path.write_bytes(new)
+                if leaves_through_a_link(path, Path.cwd()):
+                    raise RefusedPath(path, "a folder on the way is a symbolic link out of the current folder")
+                write_file_atomically(path, new)
             except OSError as error:
-                err.write(f"toolsense: cannot write {path}: {error.strerror}\n")
+                err.write(f"toolsense: cannot write {_named(path)}: {error.strerror}; the file is unchanged\n")
+                failed = True
                 continue
         fixed_files += 1
         applied += outcome.applied
@@ -95,4 +119,4 @@ def apply_fixes_to_workspace(
         )
         if hidden:
             err.write(f"{hidden} more fix{'es' if hidden != 1 else ''} available with --unsafe-fixes.\n")
-    return remaining
+    return FixOutcome(remaining, failed)

@@ -1,21 +1,30 @@
-"""Report formats of `toolsense check`: text, JSON, SARIF 2.1.0 (code scanning), GitHub workflow commands."""
+"""Report formats of `toolsense check`: text, JSON, SARIF 2.1.0 (code scanning), GitHub workflow commands.
+
+Paths and messages hold text from the files checked: every format shows them through `escape_controls`, so no
+file can start an output line of its own (a GitHub workflow command), drive the terminal, or hide text.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import quote
 
 from .. import __version__
 from ..engine.checker import Diagnostic
 from ..engine.findings import Severity
 from ..rules import CATALOG
+from ..textsafety import escape_controls
 
 
 def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file_count: int, out: TextIO) -> None:
     """The diagnostics of every file in the chosen format; paths shown relative to the current folder."""
     cwd = Path.cwd()
-    shown = {_display(path, cwd): diags for path, diags in sorted(results.items())}
+    shown = {
+        escape_controls(_display(path, cwd)): [_escaped(d) for d in diags] for path, diags in sorted(results.items())
+    }
     if output_format == "json":
         out.write(json.dumps([d.to_json(path) for path, diags in shown.items() for d in diags], indent=2) + "\n")
     elif output_format == "sarif":
@@ -26,6 +35,11 @@ def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file
                 out.write(_github(shown_path, d) + "\n")
     else:
         _text(shown, out, file_count)
+
+
+def _escaped(diagnostic: Diagnostic) -> Diagnostic:
+    message = escape_controls(diagnostic.message)
+    return diagnostic if message == diagnostic.message else dataclasses.replace(diagnostic, message=message)
 
 
 _SARIF_LEVEL = {
@@ -60,7 +74,7 @@ def sarif(shown: dict[str, list[Diagnostic]]) -> dict[str, Any]:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": path.replace("\\", "/")},
+                        "artifactLocation": {"uri": quote(path.replace("\\", "/"), safe="/:@!$&'()*+,;=")},
                         "region": {
                             "startLine": d.range.start.line + 1,
                             "startColumn": d.range.start.character + 1,

@@ -16,19 +16,20 @@ from urllib.parse import unquote, urlparse
 from tree_sitter import Node
 
 from ..document.document import ByteEdit, Document
+from ..document.embedded import EmbeddedNode
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from .catalog import UnitKind
 from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
 from .findings import MAX_RELATED, Finding, Related, Severity, Target
-from .placement import TRAILING_COMMA, place_bytes, syntax_errors
+from .placement import place_bytes, syntax_errors
+from .records import exchanges
 from .unit_keys import digest, old_span, reads_alike
 from .units import (
     Split,
     Unit,
     UnitSpan,
-    accepts_trailing_commas,
     forced_dialect,
     read_unit,
     split,
@@ -162,6 +163,8 @@ def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
     """Every registered check on one unit; a failing check becomes a finding, never an exception."""
     if unit.problem is not None and unit.problem.code == "TS006":
         return []  # no value to check; the problem itself is reported
+    if unit.kind == "tool" and unit.origin == "response":
+        return []  # a provider's response echoes the tools it accepted: proof that they are valid
     findings: list[Finding] = []
     for check in ctx.catalog.unit_checks[unit.kind]:
         try:
@@ -221,12 +224,14 @@ def check_document(
     if syntax_severity is not None:
         diagnostics.extend(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
-            for start, end, message in _syntax_errors(document, ctx)
+            for start, end, message in syntax_errors(document, uri_path(ctx.uri or document.uri))
         )
     problem = _shape_problem(file_split, kind_hint)
-    if problem is None and file_split.container is not None and file_split.base is not None:
-        message, where = file_split.container
-        start, end = place_bytes(file_split.base, where, "value", None)
+    base = file_split.base if problem is None else None
+    for message, where in file_split.containers:
+        if base is None:
+            break
+        start, end = place_bytes(base, where, "value", None)
         container = with_severity(Diagnostic(document.range_of(start, end), Severity.ERROR, "TS008", message), ctx)
         if container is not None:
             diagnostics.append(container)
@@ -269,13 +274,17 @@ def check_document(
 
     kind = file_split.kind
     if kind is not None and (file_split.base is not None or file_split.spans):
-        for file_check in ctx.catalog.file_checks[kind]:
+        seen: set[tuple[str, Pointer, str]] = set()
+        for group, file_check in ((g, c) for g in exchanges(units) for c in ctx.catalog.file_checks[kind]):
             try:
-                file_findings = list(file_check(units, ctx))
+                file_findings = list(file_check(group, ctx))
             except Exception as error:
                 log.exception("file check failed")
                 name = getattr(file_check, "__name__", repr(file_check))
                 file_findings = [Finding("TS900", f"Internal error in file check {name}: {error!r}", target="parent")]
+            # A finding about the file as a whole (its MCP version) is made once, whichever exchange made it.
+            file_findings = [f for f in file_findings if (f.code, f.pointer, f.message) not in seen]
+            seen.update((f.code, f.pointer, f.message) for f in file_findings)
             batches.append(([placer.absolute(f) for f in file_findings], 0))
     diagnostics.extend(placer.diagnostics(batches, ctx))
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
@@ -365,6 +374,8 @@ class _Placer:
             else:
                 related.append(item)
         absolute = finding.under(span.pointer)
+        if isinstance(node, EmbeddedNode) and absolute.fixes:
+            absolute = dataclasses.replace(absolute, fixes=())  # edits address the file's JSON, not a string's
         return _Placed(absolute, start - node.start_byte, end - node.start_byte, tuple(related))
 
     def absolute(self, finding: Finding) -> _Placed:
@@ -429,22 +440,13 @@ class _Placer:
         return RelatedLocation(related.uri, found, related.message) if found is not None else None
 
 
-def _syntax_errors(document: Document, ctx: CheckContext) -> list[tuple[int, int, str]]:
-    """The document's syntax errors, less the trailing commas its reader accepts (VS Code reads `.jsonc` files
-    and those in `.vscode/` with its JSONC parser, which takes a comma before `]` or `}`)."""
-    found = syntax_errors(document)
-    if found and accepts_trailing_commas(uri_path(ctx.uri or document.uri)):
-        return [error for error in found if error[2] != TRAILING_COMMA]
-    return found
-
-
 def _not_ours(document: Document, file_split: Split, ctx: CheckContext) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
     if syntax_severity is not None:
         found.extend(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
-            for start, end, message in _syntax_errors(document, ctx)
+            for start, end, message in syntax_errors(document, uri_path(ctx.uri or document.uri))
         )
     if file_split.note is not None and not found:
         # On the first bracket only: a note about the whole file must not underline all of it.

@@ -25,10 +25,10 @@ from ..models.dialects import Dialect
 from .catalog import UnitKind
 from .detect import DECLARATIONS, LIST_RESULT_KEYS, REQUEST_KEYS, Detected, detect, member_node, neutral, skeleton
 
-Origin = Literal["file", "request", "tools_list", "app", "map", "conversation", "forced"]
+Origin = Literal["file", "request", "tools_list", "app", "map", "conversation", "forced", "response"]
 """Where a unit sits: a tool file, an API request body (sent as-is), an MCP `tools/list` result (sent as-is), an
 application's record around the tool, a name-keyed map (the key names a tool that does not say its name), a
-conversation's messages, or a file whose dialect the settings force."""
+conversation's messages, a file whose dialect the settings force, or a provider's response (`engine.records`)."""
 
 _SAMPLE = 16
 
@@ -59,6 +59,12 @@ class Claim:
     shape: Literal["object", "array", "wrapper", "lines", "none"]
     units: list[Claimed]
     problem: tuple[str, Pointer] | None = None
+    problems: tuple[tuple[str, Pointer], ...] = ()
+    """More such diagnostics (one per record of a dataset whose `tools` string does not parse)."""
+
+    @property
+    def all_problems(self) -> tuple[tuple[str, Pointer], ...]:
+        return ((self.problem,) if self.problem is not None else ()) + self.problems
 
 
 NOT_OURS = Claim(None, "none", [])

@@ -6,9 +6,11 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..document.document import Document
+from ..document.embedded import EmbeddedNode
 from ..document.jsontree import LocateCache, Pointer, locate, string_content_offsets
 from ..document.lines import Range
 from .findings import Target
+from .lenient import accepts_trailing_commas
 
 _MAX_SYNTAX_ERRORS = 100
 TRAILING_COMMA = "Syntax error: trailing comma"
@@ -34,6 +36,8 @@ def place_bytes(
     if target == "member" and key is not None:
         return key.start_byte, value.end_byte
     if span is not None and value.type == "string":
+        if isinstance(value, EmbeddedNode):
+            return value.content_offsets(*span)
         return string_content_offsets(value, *span)
     return value.start_byte, value.end_byte
 
@@ -57,10 +61,14 @@ _CLOSERS = {"{": "}", "[": "]"}
 _BARE_WORDS = {"NaN", "Infinity", "-Infinity", "undefined", "None", "True", "False"}
 
 
-def syntax_errors(document: Document) -> list[tuple[int, int, str]]:
+def syntax_errors(document: Document, path: str | None = None) -> list[tuple[int, int, str]]:
     """ERROR and MISSING nodes, each as (start, end, message), found by descending only into subtrees that
-    contain an error. One diagnostic per broken node, worded by what is wrong there when that is clear."""
-    return syntax_errors_in(document.outline, len(document.data))
+    contain an error. One diagnostic per broken node, worded by what is wrong there when that is clear.
+    With the file's path: less the trailing commas its reader accepts (`lenient.accepts_trailing_commas`)."""
+    found = syntax_errors_in(document.outline, len(document.data))
+    if found and accepts_trailing_commas(path):
+        return [error for error in found if error[2] != TRAILING_COMMA]
+    return found
 
 
 def syntax_errors_in(root: Node, size: int) -> list[tuple[int, int, str]]:

@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlparse
 from tree_sitter import Node
 
 from ..document.document import Document
+from ..document.embedded import EmbeddedNode
 from ..document.jsontree import (
     MAX_DEPTH,
     Pointer,
@@ -29,10 +30,11 @@ from ..document.jsontree import (
 from ..document.outline import LightNode
 from ..models.dialects import Dialect, as_dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
-from . import regexes
+from . import records, regexes
 from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation
 from .detect import detect
+from .lenient import lenient_json
 from .recovery import Shape, recover
 
 __all__ = ["UnitSpan"]
@@ -56,16 +58,6 @@ def glob_match(path: str, pattern: str) -> bool:
 def glob_any(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
     """Whether the path matches any of the globs (`glob_match` of each, in one pass)."""
     return regexes.glob_any(path.replace("\\", "/"), tuple(patterns))
-
-
-def accepts_trailing_commas(path: str | None) -> bool:
-    """Whether the file's reader takes a comma before `]` or `}`: VS Code reads `.jsonc` files and those in a
-    `.vscode` folder (`mcp.json`, `settings.json`) with its JSONC parser, which accepts them. Claude Desktop,
-    Claude Code and other clients read plain JSON, where a trailing comma is a syntax error."""
-    if path is None:
-        return False
-    normalized = path.replace("\\", "/")
-    return normalized.endswith(".jsonc") or "/.vscode/" in normalized or normalized.startswith(".vscode/")
 
 
 def kind_from_path(path: str, settings: Settings) -> UnitKind | None:
@@ -159,8 +151,9 @@ class Split:
     """Why a file a folder glob points at was not checked (one information diagnostic), else None."""
     hinted: bool = False
     """A folder glob points at the file: its syntax errors are reported even when its content is not ours."""
-    container: tuple[str, Pointer] | None = None
-    """A container that is not what it should be (`"tools": "x"` in a request body): a message and where."""
+    containers: tuple[tuple[str, Pointer], ...] = ()
+    """Containers that are not what they should be (`"tools": "x"` in a request body, a dataset's `tools` string
+    that does not parse): a message and where, each."""
 
 
 def root_value(document_node: Node) -> Node | None:
@@ -222,13 +215,18 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
     if root.type == "object" and len(values) == 1 and kind_hint is None and (named := schema_kind(root)):
         claimer = Claimer(named, False, forced_dialect)
     if len(values) > 1:
-        claim = claimer.elements([((i,), node) for i, node in enumerate(values)], "file")
+        lines = [((i,), node) for i, node in enumerate(values)]
+        claim = claimer.elements(lines, "file")
+        if claim.kind is None:
+            claim = records.claim_records(claimer, lines)
         return _from_claim(claim, "lines", root, top, weak)
     if root.type == "array":
         items = [((i,), node) for i, node in enumerate(value_children(root))]
         claim = claimer.elements(items, "file")
         if claim.kind is None and claimer.forced is None:
             claim = conversation(items)
+        if claim.kind is None:
+            claim = records.claim_records(claimer, items)
         return _from_claim(claim, "array", root, root, weak)
     if root.type != "object":
         if claimer.forced is not None:
@@ -236,7 +234,7 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
         return _from_claim(NOT_OURS, "none", root, root, weak)
     if kind_hint in (None, "mcp_config") and _is_mcp_config(document.uri, root):
         return Split("mcp_config", "object", [UnitSpan("mcp_config", (), root)], root, None, root)
-    claim = claimer.root_object(root)
+    claim = records.claim_object(claimer, root)
     return _from_claim(claim, claim.shape if claim.kind is not None else "object", root, root, weak)
 
 
@@ -246,7 +244,7 @@ def _from_claim(claim: Claim, shape: Shape, root: Node, base: Node, weak: UnitKi
         return Split(None, shape, [], root, None, base, note=note, hinted=weak is not None)
     spans = claim.units
     return Split(
-        claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, container=claim.problem
+        claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, containers=claim.all_problems
     )
 
 
@@ -300,9 +298,10 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
     """
     node = span.node
     start, end = node.start_byte, min(node.end_byte, len(document.data))
-    raw = bytes(document.data[start:end])
+    # A unit inside a JSON string of the file reads the string's decoded text (its node spans the file's bytes).
+    raw = node.text if isinstance(node, EmbeddedNode) else bytes(document.data[start:end])
     if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and (deep := _depth_exceeded(raw)) is not None:
-        return _unreadable(span, _too_deep(start + deep))
+        return _unreadable(span, _too_deep(node.file_offset(deep) if isinstance(node, EmbeddedNode) else start + deep))
     clean = True
     problem: UnitProblem | None = None
     text: bytes | LightNode | None = raw if raw[:1] == b"{" else None  # only objects are validated
@@ -318,7 +317,7 @@ def read_unit(document: Document, span: UnitSpan) -> Unit:
     except ValueError as error:
         failure: ValueError | None = error
         value, text = None, None
-        if (b"/" in raw or b"," in raw) and (stripped := strip_comments_and_trailing_commas(raw)) != raw:
+        if (b"/" in raw or b"," in raw) and (stripped := lenient_json(raw)) != raw:
             try:
                 value = json.loads(stripped)
                 failure = None
@@ -373,31 +372,6 @@ def _unreadable(span: UnitSpan, problem: UnitProblem) -> Unit:
         problem,
         span.origin,
         span.dialect,
-    )
-
-
-_COMMENT_OR_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?')
-_NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
-
-
-def strip_comments(raw: bytes) -> bytes:
-    """raw with every `//` and `/* */` comment replaced by spaces (line breaks kept): offsets do not move."""
-
-    def blank(match: re.Match[bytes]) -> bytes:
-        token = match.group()
-        return token if token.startswith(b'"') else _NOT_LINE_BREAK.sub(b" ", token)
-
-    return _COMMENT_OR_STRING.sub(blank, raw)
-
-
-_STRING_OR_TRAILING_COMMA = re.compile(rb'"(?:[^"\\\n]|\\.)*"|,(?=[ \t\r\n]*[\]}])')
-
-
-def strip_comments_and_trailing_commas(raw: bytes) -> bytes:
-    """`strip_comments`, and each comma right before a `]` or `}` replaced by a space: what a JSONC reader
-    (VS Code's) takes as the value, at unchanged offsets."""
-    return _STRING_OR_TRAILING_COMMA.sub(
-        lambda match: match.group() if match.group().startswith(b'"') else b" ", strip_comments(raw)
     )
 
 

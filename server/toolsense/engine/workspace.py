@@ -159,7 +159,8 @@ def tool_infos(uri: str, units: Iterable[Unit], requests: bool = False) -> list[
     against its calls, `requests=True`), not definitions the workspace shares."""
     infos: list[ToolInfo] = []
     for unit in units:
-        if unit.kind != "tool" or unit.dialect not in NAME_KEY or (unit.origin == "request" and not requests):
+        own = unit.origin in ("request", "response")  # a request's tools, or those a response echoes
+        if unit.kind != "tool" or unit.dialect not in NAME_KEY or (own and not requests):
             continue
         name = _value_at(unit.value, NAME_KEY[unit.dialect])
         if not isinstance(name, str) or not name:

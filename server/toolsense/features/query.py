@@ -15,6 +15,7 @@ from tree_sitter import Node
 
 from ..document.cursor import CursorContext, cursor_context
 from ..document.document import ByteEdit, Document
+from ..document.embedded import EmbeddedNode
 from ..document.jsontree import Pointer, pair_key, value_children
 from ..engine.catalog import UnitKind
 from ..engine.context import ToolRegistry
@@ -48,6 +49,9 @@ class UnitIndex:
     """Where each unit ends (just after its closing bracket), shifted like the starts."""
     kinds: dict[Pointer, UnitKind] = field(default_factory=dict)
     """Units whose kind is not the file's (the tool calls in a request body's messages), by pointer."""
+    embedded: frozenset[Pointer] = frozenset()
+    """Units inside a JSON string of the file (a dataset's `tools`): the cursor there is in a string, whose
+    escaped text no completion or hover may write into."""
 
     @classmethod
     def from_split(
@@ -67,6 +71,7 @@ class UnitIndex:
             list(dialects) if dialects is not None else [None] * len(spans),
             [span.node.end_byte for span in spans],
             {span.pointer: span.kind for span in spans if span.kind != file_split.kind},
+            frozenset(span.pointer for span in spans if isinstance(span.node, EmbeddedNode)),
         )
 
     def shift(self, edit: ByteEdit) -> None:
@@ -213,6 +218,8 @@ def locate_cursor(document: Document, index: UnitIndex, offset: int) -> tuple[Cu
     if position >= 0:
         start = index.starts[position]
         pointer = index.pointers[position]
+        if pointer in index.embedded:
+            return CursorContext("none", pointer, "none", "", offset, offset, False, frozenset()), None
         node = object_at(document, start)
         if node is not None and not node.has_error and node.end_byte <= offset and kind is not None and pointer:
             # After this unit: maybe in a new unit not yet in the index (typed since the last check).

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..document.document import Document
-from ..document.jsontree import Pointer
+from ..document.jsontree import Pointer, locate
 from ..engine.catalog import UnitKind
 from ..engine.findings import Fix, FixEdit, InsertMembers
 from ..engine.units import Unit, read_unit, split, with_dialects
@@ -78,6 +78,8 @@ def close_objects_fix(
             continue
         if unit.dialect not in SCHEMA_KEY or unit.dialect == "gemini" or not isinstance(unit.value, dict):
             continue  # Gemini's schema subset has no additionalProperties
+        if not locate(document.outline, unit.pointer).complete:
+            continue  # a tool inside a JSON string (a dataset's `tools`): no JSON of the file to edit there
         keys = [SCHEMA_KEY[unit.dialect]] + ([("outputSchema",)] if unit.dialect == "mcp" else [])
         for key in keys:
             schema: Any = unit.value

@@ -32,6 +32,7 @@ from ..fixes import (
     edits_for_fix,
     fix_document,
 )
+from ..textsafety import escape_controls
 from .convert import span_range, to_lsp_diagnostic
 
 if TYPE_CHECKING:
@@ -152,7 +153,8 @@ def quick_fixes(
         converted is None
         or len(converted) != len(diagnostics)
         or any(
-            str(lsp.code) != d.code or lsp.message != d.message for lsp, d in zip(converted, diagnostics, strict=True)
+            str(lsp.code) != d.code or lsp.message != escape_controls(d.message)
+            for lsp, d in zip(converted, diagnostics, strict=True)
         )
     ):
         converted = [to_lsp_diagnostic(d, related) for d in diagnostics]

@@ -15,7 +15,13 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..settings import SettingsProblem, client_trust, discover_config, settings_from_mapping
+from ..settings import (
+    SettingsProblem,
+    cap_repository_limits,
+    client_trust,
+    discover_config,
+    settings_from_mapping,
+)
 from .server import ToolsenseServer
 
 if sys.version_info >= (3, 11):
@@ -46,6 +52,16 @@ def _valid_part(data: Any, source: str) -> tuple[dict[str, Any], list[SettingsPr
     return settings.model_dump(mode="json", exclude_unset=True), problems
 
 
+def _file_part(server: ToolsenseServer) -> tuple[dict[str, Any], list[SettingsProblem]]:
+    """The keys of the workspace's configuration file that validate, its `[limits]` kept under the caps a
+    repository may set (the client's settings, the user's own, may go higher), and the problems."""
+    source = str(server.config_path) if server.config_path is not None else "configuration file"
+    settings, problems = settings_from_mapping(server.file_options, source)
+    settings, capped = cap_repository_limits(settings, source)
+    notes = [SettingsProblem(p.source, FILE_KEY, f"setting '{p.key}': {p.message}") for p in capped]
+    return settings.model_dump(mode="json", exclude_unset=True), problems + notes
+
+
 def read_config_file(server: ToolsenseServer) -> list[SettingsProblem]:
     """Find and read the workspace's configuration file into `server.file_options`."""
     root = server.roots[0] if server.roots else None
@@ -71,8 +87,7 @@ def read_config_file(server: ToolsenseServer) -> list[SettingsProblem]:
 def apply_settings(server: ToolsenseServer, extra_problems: list[SettingsProblem] | None = None) -> bool:
     """Validate and merge every source; report new problems; True when the effective settings changed."""
     problems = list(extra_problems or [])
-    file_source = str(server.config_path) if server.config_path is not None else "configuration file"
-    file_part, file_problems = _valid_part(server.file_options, file_source)
+    file_part, file_problems = _file_part(server)
     client_part, client_problems = _valid_part(server.client_options, server.client_source)
     problems += file_problems + client_problems
     settings, merge_problems = settings_from_mapping(_merge(file_part, client_part), "settings")
@@ -175,7 +190,7 @@ def register(server: ToolsenseServer) -> None:
         server.client_source = INIT_SOURCE
         problems = read_config_file(server)
         # Validate now (the first checks need the settings); messages wait for `initialized`.
-        file_part, _ = _valid_part(server.file_options, str(server.config_path))
+        file_part, _ = _file_part(server)
         client_part, _ = _valid_part(options, INIT_SOURCE)
         server.settings, _ = settings_from_mapping(_merge(file_part, client_part), "settings")
         server.pending_problems = problems

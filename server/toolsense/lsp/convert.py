@@ -9,6 +9,7 @@ from lsprotocol import types
 from ..document.document import Document
 from ..document.lines import Position, PositionEncoding, Range
 from ..engine.checker import Diagnostic
+from ..textsafety import escape_controls
 
 ENCODINGS: dict[str, PositionEncoding] = {
     types.PositionEncodingKind.Utf8.value: "utf-8",
@@ -43,13 +44,13 @@ def to_lsp_diagnostic(
     if related_support and diagnostic.related:
         related = [
             types.DiagnosticRelatedInformation(
-                types.Location(uri_map(r.uri) if uri_map else r.uri, to_lsp_range(r.range)), r.message
+                types.Location(uri_map(r.uri) if uri_map else r.uri, to_lsp_range(r.range)), escape_controls(r.message)
             )
             for r in diagnostic.related
         ]
     return types.Diagnostic(
         range=to_lsp_range(diagnostic.range),
-        message=diagnostic.message,
+        message=escape_controls(diagnostic.message),  # quotes file text: shown, never interpreted
         severity=types.DiagnosticSeverity(int(diagnostic.severity)),
         code=diagnostic.code,
         source=diagnostic.source,

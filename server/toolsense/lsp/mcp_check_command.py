@@ -29,7 +29,7 @@ from ..engine.workspace import uri_to_path
 from ..mcp_live.client import SdkMissing, StdioTarget, redact, secrets_of
 from ..mcp_live.codes import SERVER_FAILED, SUMMARY
 from ..mcp_live.config import Unresolved, entry_target, server_entries
-from ..mcp_live.run import check_server
+from ..mcp_live.run import SnapshotError, SnapshotFolder, check_server
 from ..rules import CATALOG
 from .mcp_code_lens import CHECK_COMMAND
 from .server import ToolsenseServer
@@ -130,12 +130,17 @@ async def _run(
         return {"error": message}
     if isinstance(target, StdioTarget) and "envFile" in entry:
         target = dataclasses.replace(target, env={**_env_file(entry, folder), **target.env})
-    directory = folder.joinpath(*SNAPSHOT_FOLDER)
+    # Inside the workspace folder, through real folders only: a `.toolsense` that is a link is refused.
+    snapshots = SnapshotFolder(folder, SNAPSHOT_FOLDER)
     settings = server.settings
     try:
         outcome = await asyncio.to_thread(
-            check_server, target, directory, settings, timeout=TIME_LIMIT_S, update=True, compare=False
+            check_server, target, snapshots, settings, timeout=TIME_LIMIT_S, update=True, compare=False
         )
+    except SnapshotError as error:
+        message = f"Cannot check '{name}': {error}"
+        remember(uri, name, entry, SERVER_FAILED.code, message, Severity.ERROR)
+        return {"error": message}
     except SdkMissing as error:
         # On the entry as well as in a message: the message goes away, the entry's problem stays until a new run.
         message = (

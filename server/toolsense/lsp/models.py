@@ -13,6 +13,7 @@ from typing import Any
 from lsprotocol import types
 
 from ..settings import Settings
+from ..textsafety import escape_controls
 from ..usermodels import ModelRegistry, setting_location, start_loading
 from .server import ToolsenseServer
 
@@ -80,7 +81,7 @@ def register(server: ToolsenseServer) -> None:
                 diagnostics.append(
                     types.Diagnostic(
                         types.Range(types.Position(line, start), types.Position(line, end)),
-                        text,
+                        escape_controls(text),
                         severity=types.DiagnosticSeverity.Error,
                         code=problem.code,
                         source="toolsense",

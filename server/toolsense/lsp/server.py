@@ -48,6 +48,7 @@ from ..features.providers import CursorQuery
 from ..features.query import build_hover_query, build_query
 from ..rules import CATALOG
 from ..settings import Settings, SettingsProblem
+from ..textsafety import escape_controls
 from ..usermodels import Loading, ModelRegistry
 from .convert import ENCODINGS
 from .documents import DocumentStore
@@ -238,7 +239,8 @@ class ToolsenseServer(LanguageServer):
 
     def show(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
         try:
-            self.window_show_message(types.ShowMessageParams(kind, message))
+            # Messages quote settings and paths from the workspace: shown escaped, like diagnostics.
+            self.window_show_message(types.ShowMessageParams(kind, escape_controls(message)))
         except Exception:
             log.exception("could not show a message")
 

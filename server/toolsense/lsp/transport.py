@@ -210,6 +210,10 @@ class StdioTransport:
         if is_request and not answerable:
             log.warning("skipped a request whose id is neither a number nor a string")
             return
+        if isinstance(method, str) and "params" not in data and self.protocol.get_message_type(method) is None:
+            # JSON-RPC 2.0 lets a message without parameters omit `params`; the generic message type of a method
+            # of our own (`toolsense/settle`) would otherwise refuse it. LSP methods keep their own types.
+            data["params"] = None
         try:
             message = self.protocol.structure_message(data)
         except JsonRpcException:

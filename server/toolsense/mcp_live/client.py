@@ -126,7 +126,10 @@ def list_tools(
         except BaseException as error:  # every failure becomes one problem
             if isinstance(error, (KeyboardInterrupt, SystemExit)):
                 raise
-            listing.problem = _problem_for(_leaf(error), listing, timeout, _tail(errlog), _Stage.current(listing))
+            stderr = _tail(errlog, secrets)
+            listing.problem = _problem_for(_leaf(error), listing, timeout, stderr, _Stage.current(listing))
+    # Messages quote what the server printed, cut to length: secrets are redacted before any cut (above, and in
+    # `_Tap`), so a secret straddling a cut never shows its first characters; and once more over the whole text.
     if listing.problem is not None:
         listing.problem = LiveProblem(listing.problem.code, redact(listing.problem.message, secrets))
     listing.notes = [LiveProblem(n.code, redact(n.message, secrets)) for n in listing.notes]
@@ -160,7 +163,8 @@ class _Stage:
 class _Tap:
     """Sees every message the transport delivers: the raw results, and lines that were not JSON-RPC."""
 
-    def __init__(self) -> None:
+    def __init__(self, secrets: list[str]) -> None:
+        self.secrets = secrets
         self.last_result: dict[str, Any] | None = None
         self.garbage: list[str] = []
         """The first few lines that were not JSON-RPC (a server may print them forever: bounded)."""
@@ -170,7 +174,7 @@ class _Tap:
         if isinstance(item, Exception):
             self.garbage_count += 1
             if len(self.garbage) < 3:
-                self.garbage.append(_garbage_text(item))
+                self.garbage.append(redact(_garbage_text(item), self.secrets))  # before `_short` cuts it
             return
         message = getattr(getattr(item, "message", None), "result", None)
         if isinstance(message, dict):
@@ -237,7 +241,7 @@ async def _session(
     import mcp_types as types
     from pydantic import ValidationError
 
-    tap = _Tap()
+    tap = _Tap(secrets_of(target))
     listing.notes.clear()
 
     async def on_message(message: Any) -> None:
@@ -338,14 +342,15 @@ def _leaf(error: BaseException) -> BaseException:
     return error
 
 
-def _tail(errlog: TextIO) -> str:
+def _tail(errlog: TextIO, secrets: list[str]) -> str:
+    """The end of the server's stderr, secrets redacted before it is cut."""
     try:
         errlog.flush()
         errlog.seek(0)
         text = errlog.read()
     except (OSError, ValueError):
         return ""
-    text = text.strip()
+    text = redact(text, secrets).strip()
     if len(text) > _STDERR_TAIL:
         text = "…" + text[-_STDERR_TAIL:]
     return text

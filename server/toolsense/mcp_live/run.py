@@ -12,20 +12,22 @@ from pathlib import Path
 from typing import Any
 
 from ..document.document import Document
-from ..document.jsontree import Pointer
+from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Position, Range
 from ..engine.checker import Diagnostic, resolve_severity
 from ..engine.context import CheckContext, ToolRegistry
 from ..engine.findings import Finding
-from ..engine.placement import place
+from ..engine.placement import place_bytes
 from ..engine.units import root_value
 from ..rules import CATALOG
+from ..safe_write import folder_below, real_folder, real_folder_exists, regular_file_exists, write_file_atomically
 from ..settings import Settings
+from ..textsafety import escape_controls
 from .client import HttpTarget, Listing, LiveProblem, StdioTarget, Target, list_tools
 from .codes import LISTING_LIMITED, MANY_TOOLS, STDOUT_NOISE
 from .drift import drift_findings
 from .options import DEFAULT_TIMEOUT_S
-from .snapshot import read_snapshot_tools, server_file_name, snapshot_text
+from .snapshot import NotASnapshot, read_snapshot_tools, server_file_name, snapshot_text
 
 
 @dataclass
@@ -60,9 +62,26 @@ def parse_header(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+@dataclass(frozen=True)
+class SnapshotFolder:
+    """Where snapshots go: `base` as it is, then `parts`, folders that must be real folders (created when
+    missing, never a symbolic link), so that a committed link cannot send a snapshot elsewhere."""
+
+    base: Path
+    parts: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> Path:
+        return self.base.joinpath(*self.parts)
+
+
+class SnapshotError(Exception):
+    """The snapshot cannot be read or written where it goes; the message names the file and says why."""
+
+
 def check_server(
     target: Target,
-    snapshot_dir: Path,
+    folder: SnapshotFolder,
     settings: Settings,
     *,
     timeout: float = DEFAULT_TIMEOUT_S,
@@ -70,9 +89,18 @@ def check_server(
     compare: bool = True,
 ) -> LiveOutcome:
     """List the server; write its snapshot (or, when one is committed and `compare`, compare with it)."""
-    listing = list_tools(target, timeout=timeout)
+    return check_listing(list_tools(target, timeout=timeout), folder, settings, update=update, compare=compare)
+
+
+def check_listing(
+    listing: Listing, folder: SnapshotFolder, settings: Settings, *, update: bool = False, compare: bool = True
+) -> LiveOutcome:
+    """Write the listing's snapshot (or compare it with the committed one) and say what belongs to it. Only a
+    regular file inside the snapshot folder is read or written, never through a link; SnapshotError when the
+    place is not fit (a link, a folder where the file goes, a file where a folder goes, a committed file that is
+    not a snapshot)."""
     outcome = LiveOutcome(listing)
-    path = snapshot_dir / server_file_name(listing)
+    path = folder.path / server_file_name(listing)
     context = CheckContext(settings, ToolRegistry(), path.resolve().as_uri(), True, catalog=CATALOG)
     problems: list[LiveProblem] = [listing.problem] if listing.problem is not None else []
     notes = list(listing.notes)
@@ -84,35 +112,53 @@ def check_server(
                 f"accepts in one request ({MANY_TOOLS})",
             )
         )
-    committed = read_snapshot_tools(path) if compare and path.is_file() and not update else None
+    try:
+        present = real_folder_exists(folder.base, folder.parts) and regular_file_exists(path)
+    except OSError as error:
+        if not problems:
+            raise SnapshotError(_cannot_use(path, error)) from error
+        present = False  # the server's failure is the news; the place is reported once there is a listing
     if problems:
         # Nothing complete to write or compare: the committed snapshot (if any) carries the problem, which
         # already says what the server printed; one diagnostic, not two.
         notes = [note for note in notes if note.code != STDOUT_NOISE.code]
-        outcome.snapshot = path if path.is_file() else None
+        outcome.snapshot = path if present else None
         outcome.diagnostics = _file_level(problems + notes, context)
         if outcome.snapshot is not None:
             outcome.diagnostics = _placed_at_tools(outcome.snapshot, problems + notes, context)
         return outcome
     outcome.snapshot = path
-    if committed is not None:
+    if present and compare and not update:
+        try:
+            committed = read_snapshot_tools(path)
+        except NotASnapshot as error:
+            raise SnapshotError(f"{path} is not a snapshot: {error}; --update-snapshot replaces it") from error
         outcome.compared = True
         document = _document(path)
         base = _tools_pointer(document)
         findings = drift_findings(committed, listing.tools, base)
         outcome.diagnostics = _place(document, findings, context) + _placed_at_tools(path, notes, context)
         return outcome
-    text = snapshot_text(listing)
-    snapshot_dir.mkdir(parents=True, exist_ok=True)
+    data = snapshot_text(listing).encode("utf-8")
     try:
-        current = path.read_text(encoding="utf-8")
-    except OSError:
-        current = None
-    if current != text:
-        path.write_text(text, encoding="utf-8", newline="\n")
-        outcome.written = True
+        if not present or path.read_bytes() != data:
+            real_folder(folder.base, folder.parts)
+            write_file_atomically(path, data)
+            outcome.written = True
+    except OSError as error:
+        raise SnapshotError(_cannot_use(path, error)) from error
     outcome.diagnostics = _placed_at_tools(path, notes, context)
     return outcome
+
+
+def _cannot_use(path: Path, error: OSError) -> str:
+    where = error.filename if isinstance(error.filename, str) and error.filename else str(path)
+    why = error.strerror or type(error).__name__
+    return (
+        f"cannot use the snapshot {path}: {why}"
+        if where == str(path)
+        else f"cannot use the snapshot {path}: {where}: {why}"
+    )
 
 
 def _document(path: Path) -> Document:
@@ -132,17 +178,20 @@ def _tools_pointer(document: Document) -> Pointer:
 
 
 def _place(document: Document, findings: list[Finding], context: CheckContext) -> list[Diagnostic]:
+    """Place every finding in one pass: the tables of the tools array (and of any large object on the way) are
+    built once and shared, and the byte spans become positions in one vectorised lookup, so 5,000 changed tools
+    cost 5,000 table lookups, not 5,000 scans from the root."""
     root = root_value(document.root)
-    result: list[Diagnostic] = []
-    for finding in findings:
-        severity = resolve_severity(finding, context)
-        if severity is None:
-            continue
-        range_ = place(document, root, finding.pointer, finding.target, None) if root is not None else None
-        if range_ is None:
-            range_ = Range(Position(0, 0), Position(0, 0))
-        result.append(Diagnostic(range_, severity, finding.code, finding.message, finding))
-    return result
+    cache = LocateCache()
+    kept = [(finding, severity) for finding in findings if (severity := resolve_severity(finding, context)) is not None]
+    if root is None:
+        ranges = [Range(Position(0, 0), Position(0, 0))] * len(kept)
+    else:
+        ranges = document.ranges_of([place_bytes(root, f.pointer, f.target, None, cache) for f, _ in kept])
+    return [
+        Diagnostic(range_, severity, finding.code, finding.message, finding)
+        for range_, (finding, severity) in zip(ranges, kept, strict=True)
+    ]
 
 
 def _placed_at_tools(path: Path, problems: list[LiveProblem], context: CheckContext) -> list[Diagnostic]:
@@ -182,7 +231,9 @@ class CliLive:
             # A path keeps no "//": the pseudo path of a URL is written without it.
             pseudo = Path("mcp-server:" + outcome.label.replace("://", ":"))
             key = outcome.snapshot if outcome.snapshot is not None else pseudo
-            found = [d for d in results.get(key, []) if d not in outcome.diagnostics]
+            # One set, not a scan per diagnostic: 5,000 drift findings against 5,000 ordinary ones stay linear.
+            own = {(d.range, d.severity, d.code, d.message) for d in outcome.diagnostics}
+            found = [d for d in results.get(key, []) if (d.range, d.severity, d.code, d.message) not in own]
             merged = found + outcome.diagnostics
             merged.sort(key=lambda d: (d.range.start, d.code))
             results[key] = merged
@@ -204,26 +255,29 @@ def run_cli(args: Any, settings: Settings, err: Any) -> CliLive | None:
         err.write(f"toolsense: {error}\n")
         return None
     # Without --snapshot the snapshots go to a fresh temporary folder (kept: the diagnostics point into it).
-    directory = Path(args.snapshot) if args.snapshot is not None else Path(tempfile.mkdtemp(prefix="toolsense-mcp-"))
+    if args.snapshot is not None:
+        folder = SnapshotFolder(*folder_below(Path(args.snapshot), Path.cwd()))
+    else:
+        folder = SnapshotFolder(Path(tempfile.mkdtemp(prefix="toolsense-mcp-")))
     outcomes: list[LiveOutcome] = []
     for target in targets:
         try:
             outcome = check_server(
                 target,
-                directory,
+                folder,
                 settings,
                 timeout=args.mcp_timeout,
                 update=args.update_snapshot,
                 compare=args.snapshot is not None,
             )
-        except SdkMissing as error:
-            err.write(f"toolsense: {error}\n")
+        except (SdkMissing, SnapshotError) as error:
+            err.write(f"toolsense: {escape_controls(str(error))}\n")
             return None
         outcomes.append(outcome)
         if outcome.written:
             count = len(outcome.listing.tools)
             err.write(f"toolsense: wrote {outcome.snapshot} ({count} tool{'' if count == 1 else 's'})\n")
-    return CliLive(outcomes, directory)
+    return CliLive(outcomes, folder.path)
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -233,4 +287,13 @@ def _pair(text: str) -> tuple[str, str]:
     return name, value
 
 
-__all__ = ["CliLive", "LiveOutcome", "check_server", "parse_command", "run_cli"]
+__all__ = [
+    "CliLive",
+    "LiveOutcome",
+    "SnapshotError",
+    "SnapshotFolder",
+    "check_listing",
+    "check_server",
+    "parse_command",
+    "run_cli",
+]

@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .client import Listing, StdioTarget
 
@@ -39,13 +40,22 @@ _NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions
 
 
 def server_file_name(listing: Listing) -> str:
-    """`<server>.tools.json` from serverInfo.name (the command's name when the server gives none), made safe
-    for every file system."""
+    """`<server>.tools.json` from serverInfo.name (when the server gives none: the command's name, or the URL's
+    host and path, never its user, password, port or query), made safe for every file system."""
     name = listing.server_name or ""
     if not name.strip():
         target = listing.target
-        name = Path(target.command).name if isinstance(target, StdioTarget) else re.sub(r"^\w+://", "", target.url)
+        name = Path(target.command).name if isinstance(target, StdioTarget) else _host_and_path(target.url)
     return sanitise(name) + SUFFIX
+
+
+def _host_and_path(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:  # not a URL one can split: nothing of it is used
+        return ""
+    return f"{host}{parts.path}"
 
 
 def sanitise(name: str) -> str:
@@ -87,13 +97,28 @@ def snapshot_text(listing: Listing) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def read_snapshot_tools(path: Path) -> list[Any] | None:
-    """The tools of a committed snapshot (None when it is not one: unreadable, not JSON, no `tools` array)."""
+class NotASnapshot(ValueError):
+    """A file where a snapshot goes that is not one; the message says why."""
+
+
+def read_snapshot_tools(path: Path) -> list[Any]:
+    """The tools of a committed snapshot; NotASnapshot when it is not one (unreadable, not JSON, nested deeper
+    than the parser goes, no `tools` array)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
-        return None
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise NotASnapshot("it is not UTF-8 text") from error
+    except OSError as error:
+        raise NotASnapshot(f"it cannot be read ({error.strerror})") from error
+    try:
+        data = json.loads(text)
+    except RecursionError as error:
+        raise NotASnapshot("it is nested too deeply to read") from error
+    except ValueError as error:
+        raise NotASnapshot("it is not JSON") from error
     if isinstance(data, dict) and isinstance(data.get("result"), dict):
         data = data["result"]
     tools = data.get("tools") if isinstance(data, dict) else None
-    return tools if isinstance(tools, list) else None
+    if not isinstance(tools, list):
+        raise NotASnapshot("it has no `tools` array")
+    return tools

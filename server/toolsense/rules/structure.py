@@ -36,7 +36,8 @@ CATALOG.rule(
     "TS008",
     "unexpected-container",
     Severity.ERROR,
-    "A request body or forced tool file whose `tools` (or `functions`) is not an array.",
+    "A request body or forced tool file whose `tools` (or `functions`) is not an array; a dataset record whose "
+    "`tools` (or `functions`) JSON string does not parse.",
     FAMILY,
 )
 CATALOG.rule(

@@ -166,6 +166,9 @@ _NAME_AND_INPUT: dict[str, tuple[Pointer, Pointer]] = {
     "mcp-call": (("name",), ("arguments",)),
 }
 
+NAME_AND_INPUT = _NAME_AND_INPUT
+"""Where each call dialect keeps the tool's name and its input."""
+
 
 def model_problem(ctx: CheckContext, tool: str, pointer: Pointer) -> Finding | None:
     """The diagnostic for a registered model that could not be used (or was not imported: untrusted)."""
@@ -198,8 +201,8 @@ def _bare_input_tool(ctx: CheckContext) -> str | None:
 @CATALOG.unit_check("tool_call")
 def tool_call_input(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     value = unit.value
-    if not isinstance(value, dict) or unit.origin == "request":
-        return  # a request's calls are checked against that request's own tools (`request_calls`)
+    if not isinstance(value, dict) or unit.origin in ("request", "response"):
+        return  # checked against their own request's tools (`request_calls`), or their file's (`responses`)
     if unit.dialect in _NAME_AND_INPUT:
         name_pointer, input_pointer = _NAME_AND_INPUT[unit.dialect]
         name = value_at(value, name_pointer)
