@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -210,7 +211,9 @@ def test_serve_over_tcp(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([*SERVER, "--tcp", f"127.0.0.1:{port}"], stderr=subprocess.PIPE)
+    token = "a-token-the-client-knows-0123"
+    environment = {**os.environ, "TOOLSENSE_TCP_TOKEN": token}
+    process = subprocess.Popen([*SERVER, "--tcp", f"127.0.0.1:{port}"], stderr=subprocess.PIPE, env=environment)
     try:
 
         def connect() -> socket.socket | None:
@@ -223,7 +226,12 @@ def test_serve_over_tcp(tmp_path: Path) -> None:
 
         connection = until(connect, "the server listening on its TCP port")
         body = json.dumps(
-            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "capabilities": {}}}
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {"processId": None, "capabilities": {}, "initializationOptions": {"tcpToken": token}},
+            }
         ).encode()
         connection.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         data = b""

@@ -111,7 +111,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--stats", action="store_true", help="print files/s on stderr (always on a terminal)")
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
-    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (for debugging)")
+    serve.add_argument(
+        "--tcp",
+        metavar="HOST:PORT",
+        help="listen on TCP instead of stdio, for debugging: one client, which sends the token printed on stderr "
+        "(or TOOLSENSE_TCP_TOKEN) as initializationOptions.tcpToken and is untrusted unless it says trusted",
+    )
     serve.add_argument(
         "--log-level",
         default="WARNING",

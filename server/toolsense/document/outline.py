@@ -24,6 +24,7 @@ import itertools
 import json
 import json.decoder
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -206,7 +207,19 @@ class LightNode:
     one level at a time) when first asked about its children; a question the outline does not answer (a
     descendant at a byte offset, …) goes to tree-sitter's subtree of the value."""
 
-    __slots__ = ("_depth", "_error", "_named", "end_byte", "id", "outline", "parent", "start_byte", "type", "value")
+    __slots__ = (
+        "__weakref__",
+        "_depth",
+        "_error",
+        "_named",
+        "_parent",
+        "end_byte",
+        "id",
+        "outline",
+        "start_byte",
+        "type",
+        "value",
+    )
     is_error = False
     is_missing = False
     is_named = True
@@ -227,6 +240,18 @@ class LightNode:
         self._error = False
         """Whether a member holds a syntax error (an element of the root array read by tree-sitter, see
         `edit_outline`)."""
+
+    @property
+    def parent(self) -> LightNode | None:
+        """The container (or pair) holding this node, while it lives. Held weakly: a node holds its children, not
+        its parent, so the nodes of an outline form no cycle and a generation no longer used (`edit_outline` makes
+        one per keystroke) is freed at once, not left to pile up until a full garbage collection."""
+        ref = self._parent
+        return ref() if ref is not None else None
+
+    @parent.setter
+    def parent(self, node: LightNode | None) -> None:
+        self._parent = weakref.ref(node) if node is not None else None
 
     @property
     def has_error(self) -> bool:

@@ -5,6 +5,7 @@ tree-sitter."""
 from __future__ import annotations
 
 import bisect
+import weakref
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -30,8 +31,10 @@ def edit_outline(
     node on the way up is made anew with its end moved, and the members after the edit are made anew at their
     moved offsets (lazy again below them). Nodes before the edit are shared with the old generation, which stays
     as it was: reports and snapshots holding its nodes read the old text through `Outline.apply`'s link. The
-    caller then applies the bytes with `old.apply(new, …)`. A node shared this way keeps its old parent (same
-    type and start; only the span of a container is asked of a light node's parent).
+    caller then applies the bytes with `old.apply(new, …)`. A node shared this way is adopted by the new
+    generation's container (`_adopted`): its parent is the current one (same type and start, the current span),
+    and no node of the new generation leads back to an old one — else each generation, every member after its
+    edit made anew, would stay alive through the next for as long as the document is open.
     """
     old = document.outline
     chain = [document]  # the nodes around the edit, outermost first
@@ -89,7 +92,7 @@ def _broken_element(
         made._depth = root._depth
         delta = high - element.end_byte
         made._named = [
-            *elements[:index],
+            *_adopted(elements[:index], made),
             cast(LightNode, node),
             *[_moved(n, delta, new, made) for n in elements[index + 1 :]],
         ]
@@ -118,7 +121,7 @@ def _rescanned(container: LightNode, new: Outline, start: int, end: int, new_tex
         after = [_moved(n, delta, new, replaced) for n in named[last:]]
     except (ValueError, StopIteration, RecursionError, IndexError):
         return None
-    replaced._named = [*named[:first], *run, *after]
+    replaced._named = [*_adopted(named[:first], replaced), *run, *after]
     replaced.value = _edited_value(container, first, last, run)
     replaced._error = container._error and any(n.has_error for n in named[:first])
     return replaced
@@ -134,7 +137,11 @@ def _rebuilt(child: LightNode, chain: list[LightNode], indices: list[int], new: 
             key = siblings[0]
             made._named = [LightNode(new, "string", key.start_byte, key.end_byte, made, key.value), child]
         else:
-            made._named = [*siblings[:index], child, *[_moved(n, delta, new, made) for n in siblings[index + 1 :]]]
+            made._named = [
+                *_adopted(siblings[:index], made),
+                child,
+                *[_moved(n, delta, new, made) for n in siblings[index + 1 :]],
+            ]
             if holder.type != "document":
                 made.value = _edited_value(holder, index, index + 1, [child])
         made._error = child.has_error or (holder._error and any(n.has_error for n in made._named if n is not child))
@@ -149,6 +156,35 @@ def _edited_value(container: LightNode, first: int, last: int, run: list[LightNo
         old: list[Any] = container.value
         return [*old[:first], *(child.value for child in run), *old[last:]]
     return _container_value("object", [*(container._named or [])[:first], *run, *(container._named or [])[last:]])
+
+
+def _adopted(shared: list[LightNode], parent: LightNode) -> list[LightNode]:
+    """Members before an edit, kept as they are but now of the new generation: children of its `parent`, and
+    (with every node expanded below them) reading their text through its outline. Their bytes are the same in
+    both generations, and a later edit that changes them makes new nodes in its own generation; so no current
+    node leads back to an old generation, and each generation (its `Outline`, and through the links every later
+    one) lives only as long as a report or snapshot holds nodes of its own.
+
+    A member tree-sitter reads (a broken element) keeps its own parent: tree-sitter's nodes are read-only."""
+    outline = parent.outline
+    for node in shared:
+        if type(node) is LightNode:
+            node.parent = parent
+            _rehomed(node, outline)
+    return shared
+
+
+def _rehomed(top: LightNode, outline: Outline) -> None:
+    """Move `top` and the nodes expanded below it to `outline` (iteratively: nesting can be deep)."""
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        if node.outline is outline:
+            continue
+        node.outline = outline
+        named = node._named
+        if named:
+            stack.extend(child for child in named if type(child) is LightNode)
 
 
 def _broken(node: LightNode) -> bool:
@@ -176,7 +212,7 @@ def _moved(node: LightNode, delta: int, outline: Outline, parent: LightNode) -> 
     kind = moved.type = node.type
     moved.start_byte = node.start_byte + delta
     moved.end_byte = node.end_byte + delta
-    moved.parent = parent
+    moved._parent = weakref.ref(parent)
     moved.id = next(_ids)
     moved.value = node.value
     moved._depth = node._depth

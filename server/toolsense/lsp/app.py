@@ -26,6 +26,7 @@ from . import (
     sync,
 )
 from .server import NoMessageBodies, ToolsenseServer
+from .tcp import serve_tcp
 from .transport import hard_exit
 
 FEATURES = (
@@ -60,8 +61,8 @@ def run(
     tcp: str | None, log_level: str = "WARNING", stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
 ) -> int:
     """`toolsense serve`: stdio by default (`stdin`/`stdout`: the protocol's own streams, kept apart from the
-    process's by the CLI), `--tcp HOST:PORT` for debugging. Logs go to stderr, without message bodies
-    (`NoMessageBodies`)."""
+    process's by the CLI), `--tcp HOST:PORT` for debugging (one authenticated client, `lsp/tcp.py`). Logs go
+    to stderr, without message bodies (`NoMessageBodies`)."""
     logging.basicConfig(
         level=getattr(logging, log_level.upper(), logging.WARNING),
         stream=sys.stderr,
@@ -75,8 +76,9 @@ def run(
         if not port.isdigit():
             sys.stderr.write(f"toolsense: --tcp expects HOST:PORT, got {tcp!r}\n")
             return 2
-        server.start_tcp(host or "127.0.0.1", int(port))
-        return 0
+        serve_tcp(server, host or "127.0.0.1", int(port))
+        hard_exit(server.exit_code)  # as over stdio: a check thread still busy is not waited for
+        return server.exit_code
     server.start_io(stdin, stdout)
     # The stdin reader is a daemon thread blocked in a read: a normal interpreter shutdown would wait for check
     # threads still busy and then abort on the reader's lock. Everything worth keeping is flushed: leave now.

@@ -92,10 +92,11 @@ def apply_settings(server: ToolsenseServer, extra_problems: list[SettingsProblem
     problems += file_problems + client_problems
     settings, merge_problems = settings_from_mapping(_merge(file_part, client_part), "settings")
     problems += merge_problems
-    if client_trust(server.init_options) is False and settings.trusted:
+    trust = client_trust(server.init_options)
+    if (trust is False or (trust is None and server.remote)) and settings.trusted:
         # Trust is the client's decision at start-up; nothing later (a settings push or pull, the workspace's
         # own toolsense.toml) raises it. A client that is granted trust restarts the server (the extension does).
-        # Anything but the boolean true (`"false"`, `0`) is not trusted.
+        # Anything but the boolean true (`"false"`, `0`) is not trusted, and over TCP neither is silence.
         settings = settings.model_copy(update={"trusted": False})
     outside = _config_outside_workspace(server)
     if outside is not None and settings.trusted and (settings.models or settings.enums):

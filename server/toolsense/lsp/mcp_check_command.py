@@ -11,7 +11,6 @@ message and never logged.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
 from pathlib import Path
@@ -26,9 +25,9 @@ from ..engine.context import CheckContext
 from ..engine.findings import Severity
 from ..engine.units import mcp_config_dialect
 from ..engine.workspace import uri_to_path
-from ..mcp_live.client import SdkMissing, StdioTarget, redact, secrets_of
+from ..mcp_live.client import SdkMissing, redact, secrets_of
 from ..mcp_live.codes import SERVER_FAILED, SUMMARY
-from ..mcp_live.config import Unresolved, entry_target, server_entries
+from ..mcp_live.config import Unresolved, entry_target, entry_transport, read_env_file, server_entries
 from ..mcp_live.run import SnapshotError, SnapshotFolder, check_server
 from ..rules import CATALOG
 from .mcp_code_lens import CHECK_COMMAND
@@ -54,27 +53,6 @@ def workspace_folder(server: ToolsenseServer, config: Path) -> Path:
             continue
         return root
     return config.parent.parent if config.parent.name == ".vscode" else config.parent
-
-
-def _env_file(entry: dict[str, Any], folder: Path) -> dict[str, str]:
-    """VS Code's `envFile`: KEY=VALUE lines (comments and blank lines skipped)."""
-    name = entry.get("envFile")
-    if not isinstance(name, str):
-        return {}
-    path = Path(name.replace("${workspaceFolder}", str(folder)))
-    path = path if path.is_absolute() else folder / path
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return {}
-    values: dict[str, str] = {}
-    for line in lines:
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.removeprefix("export ").partition("=")
-        values[key.strip()] = value.strip().strip("'\"")
-    return values
 
 
 def register(server: ToolsenseServer) -> None:
@@ -121,15 +99,17 @@ def register(server: ToolsenseServer) -> None:
 async def _run(
     server: ToolsenseServer, uri: str, name: str, entry: dict[str, Any], folder: Path, remember: Any
 ) -> dict[str, Any]:
-    environment = {**os.environ, **_env_file(entry, folder)}
     try:
-        target = entry_target(entry, folder, environment)
+        env_file = entry.get("envFile")
+        # VS Code reads `envFile` for stdio servers only; for an HTTP entry it is not read at all.
+        from_file = (
+            read_env_file(env_file, folder) if isinstance(env_file, str) and entry_transport(entry) == "stdio" else {}
+        )
+        target = entry_target(entry, folder, dict(os.environ), from_file)
     except (Unresolved, ValueError) as error:
         message = f"Cannot run '{name}': {error}"
         remember(uri, name, entry, SERVER_FAILED.code, message, Severity.ERROR)
         return {"error": message}
-    if isinstance(target, StdioTarget) and "envFile" in entry:
-        target = dataclasses.replace(target, env={**_env_file(entry, folder), **target.env})
     # Inside the workspace folder, through real folders only: a `.toolsense` that is a link is refused.
     snapshots = SnapshotFolder(folder, SNAPSHOT_FOLDER)
     settings = server.settings

@@ -6,10 +6,13 @@ A lens only offers the command (`mcp_check_command`); nothing runs until it is c
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from lsprotocol import types
 
-from ..engine.placement import place
+from ..document.document import Document
+from ..document.jsontree import LocateCache
+from ..engine.placement import place_bytes
 from ..engine.units import mcp_config_dialect, root_value
 from ..mcp_live.config import server_entries
 from .convert import to_lsp_range
@@ -33,12 +36,19 @@ def register(server: ToolsenseServer) -> None:
         if report is None or report.kind != "mcp_config" or not report.units:
             return None
         unit = report.units[0]
-        root = root_value(od.document.outline)
-        if root is None:
-            return None
-        lenses = []
-        for entry in server_entries(unit.value, unit.dialect or mcp_config_dialect(unit.value)):
-            range_ = place(od.document, root, entry.pointer, "key", None)
-            command = types.Command(LENS_TITLE, CHECK_COMMAND, arguments=[uri, entry.name])
-            lenses.append(types.CodeLens(to_lsp_range(range_), command))
-        return lenses
+        return server_lenses(od.document, unit.value, unit.dialect or mcp_config_dialect(unit.value), uri)
+
+
+def server_lenses(document: Document, value: Any, dialect: str, uri: str) -> list[types.CodeLens] | None:
+    """One lens on the key of each server entry, placed in one pass: the entries are members of one object,
+    indexed once (a search from the root per entry took a minute for 5,000 servers)."""
+    root = root_value(document.outline)
+    if root is None:
+        return None
+    lenses = []
+    cache = LocateCache()
+    for entry in server_entries(value, dialect):
+        range_ = document.range_of(*place_bytes(root, entry.pointer, "key", None, cache))
+        command = types.Command(LENS_TITLE, CHECK_COMMAND, arguments=[uri, entry.name])
+        lenses.append(types.CodeLens(to_lsp_range(range_), command))
+    return lenses

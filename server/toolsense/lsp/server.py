@@ -68,6 +68,27 @@ class ToolsenseProtocol(LanguageServerProtocol):
     line table and an incrementally re-parsed tree). pygls' `TextDocument` re-splits the whole text on every
     access and splits lines at U+2028, which LSP does not."""
 
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Any,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        """pygls files the future of every handler it runs under the message's id, and takes it out again only
+        when it answers a request: a notification's future (and the future of each step of a generator
+        handler, such as didChange's) stayed for good — two per keystroke, each pinning the memory around it.
+        Each one is taken out when it is done (a request's is taken out first, by the answer)."""
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(functools.partial(self._forget_future, msg_id))
+
+    def _forget_future(self, msg_id: Any, future: Any) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Generator[Any, Any, None]:
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
@@ -142,12 +163,17 @@ class ToolsenseServer(LanguageServer):
         """Files on disk that are ours (tool definitions, automations, tool calls), found by indexing."""
         self.index_generation = 0
         self.exit_code = 0
+        self.remote = False
+        """Served over TCP (`lsp/tcp.py`): a client that says nothing about trust is not trusted."""
 
     # --- the transport ----------------------------------------------------------------------------------
 
-    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    def start_io(
+        self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, first: bytes | None = None
+    ) -> None:
         """Serve over stdio with toolsense's own transport (`lsp/transport.py`); the exit code the client earned
-        (LSP: 0 after `shutdown`, else 1) is left in `exit_code`."""
+        (LSP: 0 after `shutdown`, else 1) is left in `exit_code`. `first`: a message body already read from
+        `stdin` (the `initialize` a TCP client authenticated with), handled before the rest."""
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         transport = StdioTransport(
@@ -157,6 +183,7 @@ class ToolsenseServer(LanguageServer):
             self.max_message_bytes,
             self.stop_work,
             self.scheduler.message_coming,
+            first,
         )
 
         async def serve() -> int:

@@ -107,8 +107,11 @@ class StdioTransport:
         max_body: Callable[[], int],
         on_close: Callable[[], None],
         on_length: Callable[[int], None] | None = None,
+        first: bytes | None = None,
     ) -> None:
         self.server = server
+        self.first = first
+        """A message body read before the transport started (by the TCP authentication), handled first."""
         self.protocol = server.protocol
         self.stdin = stdin
         self.stdout = stdout
@@ -136,7 +139,7 @@ class StdioTransport:
         assert loop is not None
         try:
             while True:
-                body = self.reader.next_body()
+                body, self.first = (self.first, None) if self.first is not None else (self.reader.next_body(), None)
                 if body is None:
                     break
                 self._slots.acquire()

@@ -4,9 +4,11 @@ The tool definitions are kept exactly as the server sent them (the JSON-RPC resu
 not as the SDK's models parse them: an invalid definition is what we want to see and place, and the SDK would
 reject it (or drop tools it filters). Every way a server can fail — not found, crashing on start, printing
 garbage on stdout, waiting for input, hanging, an endless cursor, a huge listing — ends in one `LiveProblem`
-within `timeout` seconds; the SDK's stdio transport then stops the process tree (stdin closed, SIGTERM,
-SIGKILL), so nothing is left running. Values of `env` and `headers` are secrets: they are redacted from every
-message, and the SDK's own logger (which would print unparsable stdout lines) is kept quiet.
+within `timeout` seconds; the stdio transport (`stdio.py`) then stops the server's process group (stdin closed,
+SIGTERM, SIGKILL), and its `Lifeline` does so when toolsense itself is killed, so nothing is left running. What a
+server sends is bounded as it arrives: one message (`stdio.MAX_MESSAGE_BYTES`, an HTTP body too), the tail of
+its stderr, and the tools of a page beyond `max_tools`. Values of `env` and `headers` are secrets: they are
+redacted from every message, and the SDK's own logger (which would print unparsable stdout lines) is kept quiet.
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ import contextlib
 import logging
 import math
 import re
-import tempfile
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any
 
 from .. import __version__
+from .http import bounded_http_transport
 from .options import DEFAULT_TIMEOUT_S
+from .stdio import MessageTooLarge, StderrTail, stdio_transport
 
 MAX_PAGES = 1000
 MAX_TOOLS = 10_000
@@ -44,6 +47,8 @@ class StdioTarget:
     args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    hidden: tuple[str, ...] = ()
+    """Values filled in from the environment (`${env:NAME}`): secrets, like `env`'s."""
 
     def label(self) -> str:
         return " ".join((self.command, *self.args))
@@ -53,6 +58,8 @@ class StdioTarget:
 class HttpTarget:
     url: str
     headers: dict[str, str] = field(default_factory=dict)
+    hidden: tuple[str, ...] = ()
+    """Values filled in from the environment (`${env:NAME}`, in the URL or a header): secrets."""
 
     def label(self) -> str:
         return _strip_userinfo(self.url)
@@ -85,7 +92,7 @@ class Listing:
 
 def secrets_of(target: Target) -> list[str]:
     """Values that must never appear in a message or a log: env values, header values, URL credentials."""
-    values: list[str] = []
+    values: list[str] = list(target.hidden)
     if isinstance(target, StdioTarget):
         values += target.env.values()
     else:
@@ -120,14 +127,14 @@ def list_tools(
     _quiet_sdk_logs()
     listing = Listing(target)
     secrets = secrets_of(target)
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
-        try:
-            anyio.run(_run, target, listing, timeout, max_pages, max_tools, errlog)
-        except BaseException as error:  # every failure becomes one problem
-            if isinstance(error, (KeyboardInterrupt, SystemExit)):
-                raise
-            stderr = _tail(errlog, secrets)
-            listing.problem = _problem_for(_leaf(error), listing, timeout, stderr, _Stage.current(listing))
+    errlog = StderrTail()
+    try:
+        anyio.run(_run, target, listing, timeout, max_pages, max_tools, errlog)
+    except BaseException as error:  # every failure becomes one problem
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            raise
+        stderr = _tail(errlog, secrets)
+        listing.problem = _problem_for(_leaf(error), listing, timeout, stderr, _Stage.current(listing))
     # Messages quote what the server printed, cut to length: secrets are redacted before any cut (above, and in
     # `_Tap`), so a secret straddling a cut never shows its first characters; and once more over the whole text.
     if listing.problem is not None:
@@ -166,6 +173,10 @@ class _Tap:
     def __init__(self, secrets: list[str]) -> None:
         self.secrets = secrets
         self.last_result: dict[str, Any] | None = None
+        self.room: int | None = None
+        """How many more tools the listing takes: a longer `tools` array is cut as it arrives, before the SDK
+        validates it or anything else holds it."""
+        self.dropped = 0
         self.garbage: list[str] = []
         """The first few lines that were not JSON-RPC (a server may print them forever: bounded)."""
         self.garbage_count = 0
@@ -178,6 +189,10 @@ class _Tap:
             return
         message = getattr(getattr(item, "message", None), "result", None)
         if isinstance(message, dict):
+            tools = message.get("tools")
+            if isinstance(tools, list) and self.room is not None and len(tools) > self.room:
+                self.dropped += len(tools) - self.room
+                del tools[self.room :]
             self.last_result = message
 
 
@@ -218,7 +233,7 @@ async def _tapped(transport: Any, tap: _Tap) -> AsyncIterator[Any]:
 
 
 async def _run(
-    target: Target, listing: Listing, timeout: float, max_pages: int, max_tools: int, errlog: TextIO
+    target: Target, listing: Listing, timeout: float, max_pages: int, max_tools: int, errlog: StderrTail
 ) -> None:
     import anyio
     from mcp import Client
@@ -236,7 +251,7 @@ async def _run(
 
 
 async def _session(
-    target: Target, listing: Listing, max_pages: int, max_tools: int, errlog: TextIO, mode: str, client_cls: Any
+    target: Target, listing: Listing, max_pages: int, max_tools: int, errlog: StderrTail, mode: str, client_cls: Any
 ) -> None:
     import mcp_types as types
     from pydantic import ValidationError
@@ -260,6 +275,7 @@ async def _session(
             while True:
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
                 tap.last_result = None
+                tap.room = max(0, max_tools - len(listing.tools))
                 # The raw result is what we check; the SDK's opinion of it is not needed.
                 with contextlib.suppress(ValidationError):
                     await client.session.list_tools(params=params)
@@ -273,7 +289,7 @@ async def _session(
                     return
                 listing.tools.extend(tools)
                 next_cursor = raw.get("nextCursor") if isinstance(raw, dict) else None
-                if not isinstance(next_cursor, str) or not next_cursor:
+                if (not isinstance(next_cursor, str) or not next_cursor) and not tap.dropped:
                     break
                 if len(listing.tools) >= max_tools:
                     listing.notes.append(
@@ -305,22 +321,15 @@ async def _session(
             )
 
 
-def _transport(target: Target, errlog: TextIO) -> Any:
+def _transport(target: Target, errlog: StderrTail) -> Any:
     if isinstance(target, StdioTarget):
-        from mcp.client.stdio import StdioServerParameters, stdio_client
-
-        parameters = StdioServerParameters(
-            command=target.command,
-            args=list(target.args),
-            env=dict(target.env) or None,
-            cwd=target.cwd,
-            encoding_error_handler="replace",
-        )
-        return stdio_client(parameters, errlog=errlog)
+        return stdio_transport(target, errlog)
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    http = httpx2.AsyncClient(headers=dict(target.headers), timeout=httpx2.Timeout(30.0, read=300.0))
+    http = httpx2.AsyncClient(
+        headers=dict(target.headers), timeout=httpx2.Timeout(30.0, read=300.0), transport=bounded_http_transport()
+    )
     return _closing_http(streamable_http_client(target.url, http_client=http), http)
 
 
@@ -342,14 +351,16 @@ def _leaf(error: BaseException) -> BaseException:
     return error
 
 
-def _tail(errlog: TextIO, secrets: list[str]) -> str:
-    """The end of the server's stderr, secrets redacted before it is cut."""
-    try:
-        errlog.flush()
-        errlog.seek(0)
-        text = errlog.read()
-    except (OSError, ValueError):
-        return ""
+def _tail(errlog: StderrTail, secrets: list[str]) -> str:
+    """The end of the server's stderr, secrets redacted before it is cut. Where the kept tail begins inside a
+    secret, the part of it that is left is redacted too."""
+    text = errlog.text()
+    if errlog.cut:
+        for secret in secrets:
+            for size in range(len(secret) - 1, 3, -1):
+                if text.startswith(secret[-size:]):
+                    text = "***" + text[size:]
+                    break
     text = redact(text, secrets).strip()
     if len(text) > _STDERR_TAIL:
         text = "…" + text[-_STDERR_TAIL:]
@@ -374,6 +385,8 @@ def _problem_for(error: BaseException, listing: Listing, timeout: float, stderr:
         elif isinstance(target, StdioTarget) and listing.protocol_version is None:
             message += "; does it wait for input, or expect other arguments?"
         return LiveProblem("TS921", message + said)
+    if isinstance(error, MessageTooLarge):
+        return LiveProblem("TS920", f"{stage} failed: {error}")
     if isinstance(error, FileNotFoundError) and isinstance(target, StdioTarget):
         return LiveProblem("TS920", f"Cannot start the server: command {target.command!r} not found")
     if isinstance(error, PermissionError) and isinstance(target, StdioTarget):

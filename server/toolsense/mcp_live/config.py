@@ -132,25 +132,71 @@ class Unresolved(ValueError):
     """A value needs something only the client knows (an `${input:…}` prompt, a VS Code command)."""
 
 
-def _expand(text: str, folder: Path, environment: dict[str, str]) -> str:
-    def one(match: re.Match[str]) -> str:
+MAX_ENV_FILE_BYTES = 1 << 20
+"""An `envFile` larger than this is not a .env file: refused rather than read into memory."""
+
+
+def read_env_file(name: str, folder: Path) -> dict[str, str]:
+    """VS Code's `envFile` of a stdio entry: KEY=VALUE lines (comments and blank lines skipped). Only a file
+    inside the workspace `folder` is read — a repository names the file, so an absolute path, `../..` or a link
+    that leads outside is refused (ValueError), whatever it holds; its values are secrets like `env`'s."""
+    root = folder.resolve()
+    path = Path(name.replace("${workspaceFolder}", str(folder)))
+    path = (path if path.is_absolute() else folder / path).resolve()
+    if not path.is_relative_to(root):
+        raise ValueError(f"its envFile {name!r} is outside the workspace; toolsense reads no file outside it")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_ENV_FILE_BYTES + 1)
+    except OSError:
+        return {}
+    if len(data) > MAX_ENV_FILE_BYTES:
+        raise ValueError(f"its envFile {name!r} is larger than {MAX_ENV_FILE_BYTES >> 20} MB")
+    values: dict[str, str] = {}
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        values[key.strip()] = value.strip().strip("'\"")
+    return values
+
+
+class _Expansion:
+    """Fills in `${…}` variables, remembering the values taken from the environment: they are secrets."""
+
+    def __init__(self, folder: Path, environment: dict[str, str]) -> None:
+        self.folder = folder
+        self.environment = environment
+        self.taken: set[str] = set()
+
+    def __call__(self, text: str) -> str:
+        return _VARIABLE.sub(self._one, text)
+
+    def _one(self, match: re.Match[str]) -> str:
         name = match.group(1)
         if name in ("workspaceFolder", "workspaceRoot"):
-            return str(folder)
+            return str(self.folder)
         if name == "userHome":
             return str(Path.home())
         if name == "pathSeparator" or name == "/":
             return os.sep
         if name.startswith("env:"):
-            return environment.get(name[4:], "")
+            value = self.environment.get(name[4:], "")
+            self.taken.add(value)
+            return value
         raise Unresolved(f"${{{name}}} is filled in by the editor when it starts the server; toolsense cannot")
 
-    return _VARIABLE.sub(one, text)
 
-
-def entry_target(entry: dict[str, Any], folder: Path, environment: dict[str, str] | None = None) -> Target:
+def entry_target(
+    entry: dict[str, Any],
+    folder: Path,
+    environment: dict[str, str] | None = None,
+    env_file: dict[str, str] | None = None,
+) -> Target:
     """What to run or connect to for an entry (variables such as `${workspaceFolder}` and `${env:X}` filled in);
-    raises ValueError (or `Unresolved`) when that cannot be known."""
+    raises ValueError (or `Unresolved`) when that cannot be known. `env_file` (the values of the entry's
+    `envFile`) applies to a stdio entry only, as in VS Code: an HTTP entry's URL and headers never see it."""
     environment = dict(os.environ) if environment is None else environment
     transport = entry_transport(entry)
     if transport in ("http", "sse"):
@@ -160,9 +206,9 @@ def entry_target(entry: dict[str, Any], folder: Path, environment: dict[str, str
         if transport == "sse":
             raise ValueError("the HTTP+SSE transport is not supported for live checks; use Streamable HTTP")
         headers = entry.get("headers") if isinstance(entry.get("headers"), dict) else {}
+        expand = _Expansion(folder, environment)
         return HttpTarget(
-            _expand(url, folder, environment),
-            {str(k): _expand(str(v), folder, environment) for k, v in (headers or {}).items()},
+            expand(url), {str(k): expand(str(v)) for k, v in (headers or {}).items()}, tuple(sorted(expand.taken))
         )
     command = entry.get("command")
     if not isinstance(command, str) or not command:
@@ -170,9 +216,11 @@ def entry_target(entry: dict[str, Any], folder: Path, environment: dict[str, str
     args = entry.get("args") if isinstance(entry.get("args"), list) else []
     env = entry.get("env") if isinstance(entry.get("env"), dict) else {}
     cwd = entry.get("cwd")
+    expand = _Expansion(folder, {**environment, **(env_file or {})})
     return StdioTarget(
-        _expand(command, folder, environment),
-        tuple(_expand(str(a), folder, environment) for a in args or []),
-        {str(k): _expand("" if v is None else str(v), folder, environment) for k, v in (env or {}).items()},
-        _expand(cwd, folder, environment) if isinstance(cwd, str) else str(folder),
+        expand(command),
+        tuple(expand(str(a)) for a in args or []),
+        {**(env_file or {}), **{str(k): expand("" if v is None else str(v)) for k, v in (env or {}).items()}},
+        expand(cwd) if isinstance(cwd, str) else str(folder),
+        tuple(sorted(expand.taken)),
     )
