@@ -74,6 +74,14 @@ class McpSettings(_Section):
     )
 
 
+class TokenSettings(_Section):
+    """Token budgets (o200k_base counts of the compact JSON; an estimate outside OpenAI): set one to turn the
+    budget rules on (TS296-TS298)."""
+
+    max_tool_tokens: int | None = Field(default=None, ge=1, description="Most tokens one tool definition may cost.")
+    max_file_tokens: int | None = Field(default=None, ge=1, description="Most tokens a file's tools may cost.")
+
+
 class ProfileLimits(_Section):
     max_properties: int | None = None
     max_depth: int | None = None
@@ -104,6 +112,7 @@ class Settings(_Section):
     limits: LimitsSettings = LimitsSettings()
     description: DescriptionSettings = DescriptionSettings()
     mcp: McpSettings = McpSettings()
+    tokens: TokenSettings = TokenSettings()
     profiles: tuple[ProfileName, ...] = Field(default=(), description="Provider profiles whose rules apply.")
     profile_limits: dict[str, ProfileLimits] = Field(default_factory=dict)
     severity: dict[str, SeverityName] = Field(default_factory=dict, description="Rule code -> severity or off.")

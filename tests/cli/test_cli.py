@@ -48,7 +48,8 @@ def test_exit_1_on_an_error_and_text_format(workspace: Path, capsys: pytest.Capt
     lines = out.splitlines()
     prefix = "wrong.tool.json:3:3: error TS101 Unknown property 'descripton' in Anthropic tool 'get_weather'."
     assert any(line.startswith(prefix) for line in lines)
-    assert any(line.startswith("wrong.tool.json:5:13: warning TS105 Expected boolean") for line in lines)
+    coerced = "wrong.tool.json:5:13: warning TS105 Anthropic tool 'get_weather', 'strict': expected boolean"
+    assert any(line.startswith(coerced) for line in lines)
     assert lines[-1].startswith("Checked 3 files: ")
     assert "package.json" not in out  # a JSON file that is none of ours
 

@@ -56,11 +56,15 @@ def test_two_jobs_print_what_one_prints_on_the_examples() -> None:
 def test_stats_print_the_throughput_on_stderr_only(generated: Path) -> None:
     done = check_folder(generated, "--jobs", "2", "--stats")
     lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("toolsense: 63 files in ")
+    # The throughput line, then the table of tokens per tool (cli/token_stats.py), all on stderr.
+    assert lines[0].startswith("toolsense: 63 files in ")
+    assert lines[1].startswith("toolsense: tokens per tool (o200k_base")
     assert lines[0].endswith(" files/s (2 processes)")
     assert "files/s" not in done.stdout
     quiet = check_folder(generated, "--format", "json", "--stats")
-    assert quiet.stderr == "" and quiet.stdout.startswith("[")
+    # A machine format keeps stdout a report: no throughput line; the asked-for token table goes to stderr.
+    assert "files/s" not in quiet.stderr and quiet.stdout.startswith("[")
+    assert quiet.stderr.startswith("toolsense: tokens per tool")
 
 
 def test_jobs_must_be_positive(generated: Path) -> None:

@@ -11,6 +11,7 @@ from checking import brief, diagnostics
 from positions import span
 
 from toolsense.cli import main
+from toolsense.settings import settings_from_mapping
 
 
 def check_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, object]], str]:
@@ -71,7 +72,13 @@ def test_a_utf8_bom_is_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[st
     ],
 )
 def test_a_file_that_is_a_scalar(text: str, message: str) -> None:
-    assert brief(diagnostics(text)) == [("TS004", (0, 0, 0, len(text)), message)]
+    forced, _ = settings_from_mapping({"files": {"tool_definitions": ["**/*.tool.json"]}}, "test")
+    assert brief(diagnostics(text, settings=forced)) == [("TS004", (0, 0, 0, len(text)), message)]
+
+
+def test_a_scalar_a_default_name_glob_points_at_only_gets_the_note() -> None:
+    """`*.tool.json` lowers the bar; it does not force: a scalar is none of ours."""
+    assert [(d.code, d.severity.label) for d in diagnostics('"just a string"')] == [("TS007", "information")]
 
 
 def test_a_scalar_in_an_unclassified_file_is_not_ours(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -90,6 +97,7 @@ def test_nesting_10000_levels_deep(
     text = opener * 10_000 + ("1" if opener != "[" else "") + (closer * 10_000 if closed else "")
     path = tmp_path / "deep.tool.json"
     path.write_text(text, encoding="utf-8")
+    (tmp_path / "toolsense.toml").write_text('[files]\ntool_definitions = ["*.tool.json"]\n', encoding="utf-8")
     started = time.monotonic()
     code, found, err = check_json(capsys, str(path))
     assert time.monotonic() - started < 30

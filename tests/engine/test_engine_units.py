@@ -31,13 +31,15 @@ def tool(name: str, **extra: object) -> str:
 @pytest.mark.parametrize(
     ("path", "kind", "weak"),
     [
-        ("/w/weather.tool.json", "tool", None),
-        ("/w/all.tools.json", "tool", None),
-        ("/w/tools/weather.json", None, "tool"),  # a folder glob only lowers the bar: the content decides
+        # A default glob, by file name or by folder, only lowers the bar: the content decides (other programs
+        # name their files `*.tools.json` too); only the user's own settings force a kind.
+        ("/w/weather.tool.json", None, "tool"),
+        ("/w/all.tools.json", None, "tool"),
+        ("/w/tools/weather.json", None, "tool"),
         ("/w/tools/nested/weather.json", None, None),  # `**/tools/*.json`: direct children only
-        ("/w/x.automation.json", "automation", None),
+        ("/w/x.automation.json", None, "automation"),
         ("/w/automations/x.json", None, "automation"),
-        ("/w/x.toolcall.json", "tool_call", None),
+        ("/w/x.toolcall.json", None, "tool_call"),
         ("/w/calls/x.json", None, "tool_call"),
         ("/w/package.json", None, None),
     ],
@@ -58,7 +60,7 @@ def test_settings_globs_come_before_the_defaults_and_exclude_wins() -> None:
     assert not problems
     assert kind_from_path("/w/tools/special.json", settings) == "automation"
     assert kind_from_path("/w/tools/other.json", settings) is None  # the folder glob only suggests
-    assert kind_from_path("/w/x.tool.json", settings) == "tool"
+    assert kind_from_path("/w/x.tool.json", settings) is None  # a default name glob only suggests too
     assert kind_from_path("/w/tools/skip.json", settings) is None
 
 
@@ -87,10 +89,11 @@ def test_the_first_matching_group_wins_as_if_tried_in_turn() -> None:
         "/w/defs/deep/z.automation.json": "tool",  # the user's globs before the defaults
         "/w/gemini/g.json": "tool",
         "/w/flows/f.tool.json": "automation",
-        "/w/p.tool-call.json": "tool_call",
-        "/w/p.automation.json": "automation",
-        "/w/tools/p.json": None,  # a folder glob only suggests
-        "/w/caf\udce9.tool.json": "tool",  # a file name that is not UTF-8: each glob in turn
+        "/w/p.tool-call.json": None,  # default globs only suggest
+        "/w/p.automation.json": None,
+        "/w/tools/p.json": None,
+        "/w/caf\udce9.defs.json": None,  # a file name that is not UTF-8: each glob in turn
+        "/w/defs/caf\udce9.json": "tool",
     }
     assert {path: kind_from_path(path, settings) for path in expected} == expected
 
@@ -275,4 +278,4 @@ def test_file_level_codes_take_overrides_too() -> None:
     settings, _ = settings_from_mapping({"severity": {"TS001": "warning", "TS004": "off"}}, "test")
     syntax = [d for d in report('{"name": ', settings=settings)[1].diagnostics if d.code == "TS001"]
     assert syntax and all(d.severity.label == "warning" for d in syntax)
-    assert not report('"just a string"', settings=settings)[1].diagnostics
+    assert not report('"just a string"', settings=settings, kind="tool")[1].diagnostics

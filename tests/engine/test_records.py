@@ -213,7 +213,7 @@ def test_recorded_response_arguments_against_the_recorded_request() -> None:
     text = json.dumps(recording)
     (found,) = [d for d in check(text, None) if d.severity == "error"]
     assert (found.code, found.text) == ("TS305", "3")
-    assert found.message.startswith("Expected string, received integer")
+    assert found.message == "the input of 'get_weather', 'city': expected string, received integer: 3"
 
 
 def test_a_responses_object_echoes_its_tools_and_its_calls_are_checked() -> None:

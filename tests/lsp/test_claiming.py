@@ -14,7 +14,7 @@ async def test_a_json_file_that_is_not_ours_gets_nothing(session: Session) -> No
     (note,) = await session.diagnostics(catalogue, 1)
     assert (note.code, note.severity) == ("TS007", types.DiagnosticSeverity.Information)
     assert note.range == types.Range(types.Position(0, 0), types.Position(0, 1))
-    assert note.message.startswith("Not checked: the folder suggests tool definitions")
+    assert note.message.startswith("Not checked: the file's path suggests tool definitions")
 
 
 def test_a_keystroke_in_a_name_keyed_map_is_checked_with_its_key() -> None:

@@ -318,7 +318,16 @@ async def test_envelope_keys_and_literals(session: Session) -> None:
     session.change(uri, (None, text))
     items = await session.completion(uri, line, character)
     labels = {item.label for item in items}
-    assert labels == {"type", "description", "input_examples", "cache_control", "strict", "defer_loading"}
+    assert labels == {
+        "type",
+        "description",
+        "input_examples",
+        "cache_control",
+        "strict",
+        "defer_loading",
+        "allowed_callers",
+        "eager_input_streaming",
+    }
     description = next(item for item in items if item.label == "description")
     assert description.detail == "null | string · optional · A tool for Anthropic's Messages API."
     assert description.documentation == types.MarkupContent(

@@ -41,7 +41,7 @@ async def test_push_diagnostics_exact_ranges_codes_messages_and_version(session:
     assert unknown.source == "toolsense"
     assert unknown.message == (
         "Unknown property 'bogus' in Anthropic tool 'get_weather'. Valid properties: name, input_schema, type, "
-        "description, input_examples, cache_control, strict, defer_loading"
+        "description, input_examples, cache_control, strict, defer_loading, allowed_callers, eager_input_streaming"
     )
     example = next(d for d in diagnostics if d.range == span(WEATHER_TOOLS, '"kelvin"'))
     assert '"kelvin"' in example.message

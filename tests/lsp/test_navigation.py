@@ -108,6 +108,8 @@ async def test_document_symbols_hierarchical(session: Session) -> None:
     assert tool.kind == types.SymbolKind.Function
     assert tool.selection_range == span(WEATHER_TOOLS, '"get_weather"')
     assert tool.range.start == types.Position(1, 2)
+    assert tool.detail is not None and tool.detail.startswith("anthropic · ≈")  # the tool's tokens, an estimate
+    assert tool.detail.endswith(" tokens (o200k_base estimate)")
     assert [(c.name, c.detail) for c in tool.children or []] == [("city", "string · required"), ("unit", "string")]
     assert (tool.children or [])[0].selection_range == span(WEATHER_TOOLS, '"city"')
 

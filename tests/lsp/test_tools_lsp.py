@@ -70,7 +70,10 @@ async def test_models_are_loaded_in_the_background_and_used(client: LanguageClie
 
     diagnostics = await until(model_diagnostics, "the call checked by the registered model")
     (unknown,) = [d for d in diagnostics if d.code == "TS303"]
-    assert unknown.message == "Unknown property 'zip' at 'place'. Valid properties: city, country"
+    assert (
+        unknown.message
+        == "the input of 'get_weather', 'place': unknown property 'zip'. Valid properties: city, country"
+    )
     line = call.splitlines().index('      "zip": "75001"')
     assert (unknown.range.start.line, unknown.range.start.character, unknown.range.end.character) == (line, 6, 11)
 

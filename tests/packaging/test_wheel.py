@@ -50,6 +50,8 @@ def test_wheel_and_sdist_contents(dist: Dist) -> None:
     packages = {p.parent.relative_to(REPO / "server").as_posix() for p in (REPO / "server" / "toolsense").rglob("*.py")}
     assert packages <= {n.rsplit("/", 1)[0] for n in names}, "a subpackage is missing from the wheel"
     assert "toolsense/py.typed" in names
+    # The token encoding ships with the package (counting never downloads it), under tiktoken's licence.
+    assert {"toolsense/tokens/data/o200k_base.tiktoken.gz", "toolsense/tokens/data/LICENSE-tiktoken"} <= set(names)
     entry_points = zipfile.ZipFile(dist.wheel).read(f"toolsense-{VERSION}.dist-info/entry_points.txt").decode()
     assert "toolsense = toolsense.cli.app:main" in entry_points
     with tarfile.open(dist.sdist) as archive:
@@ -88,6 +90,15 @@ def test_the_wheel_in_a_fresh_venv_runs_toolsense_check(dist: Dist, tmp_path: Pa
     assert [(f["path"], f["code"], f["range"]["start"]) for f in findings if f["severity"] == "error"] == [
         ("tools/weather.json", "TS101", {"line": 2, "character": 2})
     ]
+    stats = subprocess.run(
+        [str(bin_dir / "toolsense"), "check", "--stats", "."],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**env, "TIKTOKEN_CACHE_DIR": str(tmp_path / "empty-cache")},
+        timeout=120,
+    )
+    assert "tools/weather.json (1 tool)" in stats.stderr, stats.stderr
     # It is the wheel's code that ran, not this checkout's.
     where = subprocess.run(
         [str(bin_dir / "python"), "-c", "import toolsense; print(toolsense.__file__)"],

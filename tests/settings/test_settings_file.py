@@ -36,8 +36,8 @@ def test_bad_keys_fall_back_to_defaults_and_the_rest_applies() -> None:
     assert settings.profiles == ()  # the bad ones keep their defaults...
     assert settings.trusted is False  # ...except trust, which fails closed: only the boolean true is trust
     assert sorted(str(p) for p in problems) == [
-        "client: setting 'colour': unknown key (valid keys: files, diagnostics, limits, description, mcp, profiles, "
-        "profile_limits, severity, models, enums, python_path, registry, samples, tool_call_tool, trusted)",
+        "client: setting 'colour': unknown key (valid keys: files, diagnostics, limits, description, mcp, tokens, "
+        "profiles, profile_limits, severity, models, enums, python_path, registry, samples, tool_call_tool, trusted)",
         "client: setting 'profiles': expected an array whose items are one of 'anthropic', 'anthropic-strict', "
         "'openai', 'openai-strict', 'gemini', 'mcp', 'mcp-quality', 'mcp-security' (found string: 'openai')",
         "client: setting 'trusted': expected true or false (found string: 'yes'); treated as false (not trusted)",

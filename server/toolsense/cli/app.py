@@ -108,7 +108,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="worker processes checking files (default: the cores available; one for --fix and --diff)",
     )
-    check.add_argument("--stats", action="store_true", help="print files/s on stderr (always on a terminal)")
+    check.add_argument(
+        "--stats",
+        action="store_true",
+        help="print files/s (always on a terminal) and each tool's tokens, per file and server, on stderr",
+    )
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument(
@@ -123,6 +127,9 @@ def _parser() -> argparse.ArgumentParser:
         choices=LOG_LEVELS,
         help="what the server logs to stderr: %(choices)s (default: %(default)s)",
     )
+
+    mcp = sub.add_parser("mcp", help="run toolsense as an MCP server over stdio (for coding agents)")
+    mcp.add_argument("--config", type=Path, help="a toolsense.toml or pyproject.toml to read settings from")
 
     rules = sub.add_parser("rules", help="list the rules")
     rules.add_argument("--markdown", action="store_true", help="print docs/rules.md")
@@ -175,6 +182,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         return _serve(args, out)
     if args.command == "rules":
         return _rules(args.markdown, out)
+    if args.command == "mcp":
+        loaded = load_settings_for([], args.config, sys.stderr)
+        if loaded is None:
+            return EXIT_USAGE
+        from ..mcp_server.server import serve
+        from ..mcp_server.service import Project
+
+        return serve(Project(*loaded), out.buffer)
     if args.command == "schema":
         from .schema_command import print_schema
 
@@ -351,6 +366,10 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _throughput(file_count, time.perf_counter() - started, pooled.jobs if pooled is not None else 1, err)
     if live is not None:
         live.merge(results)
+    if args.stats:
+        from .token_stats import write_token_stats
+
+        write_token_stats(results, settings, err)
     write_failed = False
     if args.fix or args.diff:
         from .fix_files import apply_fixes_to_workspace

@@ -226,7 +226,7 @@ def check_document(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
             for start, end, message in syntax_errors(document, uri_path(ctx.uri or document.uri))
         )
-    problem = _shape_problem(file_split, kind_hint)
+    problem = _shape_problem(file_split, kind_hint or file_split.kind)
     base = file_split.base if problem is None else None
     for message, where in file_split.containers:
         if base is None:

@@ -3,9 +3,11 @@
 A file is claimed when its content has the shape of a known dialect — each unit has a name and its dialect's
 schema key (`input_schema`, `inputSchema`, `parameters`, `function`, `toolSpec`, …), or the file is a known
 wrapper of such units (`{"tools": [...]}`, a `tools/list` result, a request body, Gemini `functionDeclarations`,
-Bedrock `toolConfig`, a name-keyed map, an application's record around an OpenAI `function`). A folder glob
-(`**/tools/*.json`) lowers the bar (a unit may lack its name) but never claims content that has none of a
-tool's keys; a kind given by the settings or by the file's name (`*.tool.json`) claims every unit.
+Bedrock `toolConfig`, a name-keyed map, an application's record around an OpenAI `function`). A wrapper is ours
+only when its members are: in a mixed one the members are units and the other entries are left alone. A default
+glob, by folder (`**/tools/*.json`) or by file name (`*.tools.json`), lowers the bar (a unit may lack its name)
+but never claims content that has none of a tool's keys; only a kind the user's settings give claims every unit.
+A provider's response (`"object": "response"`) echoes the tools it accepted: they are not claimed.
 
 Detection reads only the top levels of each unit (a "skeleton" of a few keys), so a 24 MB file costs a few
 sampled units, never a walk of the whole tree.
@@ -23,7 +25,18 @@ from tree_sitter import Node
 from ..document.jsontree import Pointer, pair_key, pairs, value_children
 from ..models.dialects import Dialect
 from .catalog import UnitKind
-from .detect import DECLARATIONS, LIST_RESULT_KEYS, REQUEST_KEYS, Detected, detect, member_node, neutral, skeleton
+from .detect import (
+    DECLARATIONS,
+    LIST_RESULT_KEYS,
+    REQUEST_KEYS,
+    Detected,
+    detect,
+    loose_member,
+    member_node,
+    neutral,
+    provider_echo,
+    skeleton,
+)
 
 Origin = Literal["file", "request", "tools_list", "app", "map", "conversation", "forced", "response"]
 """Where a unit sits: a tool file, an API request body (sent as-is), an MCP `tools/list` result (sent as-is), an
@@ -91,8 +104,9 @@ class Claimer:
 
     def elements(self, items: Sequence[tuple[Pointer, Node]], origin: Origin, container: bool = False) -> Claim:
         """Units among the elements of an array (or the values of JSON Lines). container: the array is known to
-        hold tools (`tools`, `functions`), so every element is a unit once one is recognised."""
-        expanded: list[tuple[Pointer, Node, Detected | None, Dialect | None]] = []
+        hold tools (`tools`, `functions`), so one recognised element is enough to claim it. Either way an element
+        is a unit only when it is a member (`_is_member`): the rest of a mixed array is left alone."""
+        expanded: list[tuple[Pointer, Node, Detected | None, Dialect | None, dict[str, Any] | None]] = []
         sampled = recognised = 0
         plain = True
         """Whether every sampled element is a unit as it stands (no record around a tool, no declarations list,
@@ -100,7 +114,7 @@ class Claimer:
         is split on every keystroke)."""
         for index, (pointer, node) in enumerate(items):
             if node.type != "object" or (plain and index >= _SAMPLE):
-                expanded.append((pointer, node, None, None))
+                expanded.append((pointer, node, None, None, None))
                 continue
             shape = skeleton(node)
             declarations = next((k for k in DECLARATIONS if isinstance(shape.get(k), list)), None)
@@ -108,8 +122,9 @@ class Claimer:
                 plain = False
                 inner = member_node(node, declarations)
                 if inner is not None and inner.type == "array":
+                    declared = Detected("tool", None)
                     for j, child in enumerate(value_children(inner)):
-                        expanded.append(((*pointer, declarations, j), child, Detected("tool", None), Dialect.GEMINI))
+                        expanded.append(((*pointer, declarations, j), child, declared, Dialect.GEMINI, None))
                     recognised += 1
                     sampled += 1
                 continue
@@ -122,17 +137,19 @@ class Claimer:
             if index < _SAMPLE:
                 sampled += 1
                 recognised += found is not None
-            expanded.append((pointer, node, found, None))
+            expanded.append((pointer, node, found, None, shape))
         if self.forced is None and (not recognised or (not container and recognised * 2 < sampled)):
             return NOT_OURS
-        kinds = Counter(found.kind for _, _, found, _ in expanded if found is not None)
+        kinds = Counter(found.kind for _, _, found, _, _ in expanded if found is not None)
         main: UnitKind = self.forced or (kinds.most_common(1)[0][0] if kinds else "tool")
         units: list[Claimed] = []
         forced_dialect = self.dialect if main == "tool" else None
         plain_origin = self.origin(origin)
         app_origin = self.origin("app" if origin == "file" else origin)
-        for pointer, node, found, dialect in expanded:
+        for pointer, node, found, dialect, seen in expanded:
             if found is None:
+                if not self._is_member(node, seen, main, origin):
+                    continue
                 units.append(Claimed(main, pointer, node, forced_dialect or dialect, plain_origin))
             elif found.kind != main and self.forced is None:
                 units.append(Claimed(found.kind, pointer, node, None, origin))
@@ -143,6 +160,17 @@ class Claimer:
                 units.append(Claimed(main, pointer, node, forced_dialect or dialect, plain_origin))
         return Claim(main, "array", units)
 
+    def _is_member(self, node: Node, shape: dict[str, Any] | None, kind: UnitKind, origin: Origin) -> bool:
+        """Whether an element no dialect recognised is still a unit of its array: always when the settings force
+        the kind or the array is sent as it is (the API defines what its elements are); an element past the
+        sample (`shape` None: taken unread) when it is an object; else when it looks like a unit of the array's
+        kind (`loose_member`). Anything else is someone else's entry, left alone."""
+        if self.forced is not None or origin in ("request", "tools_list"):
+            return True
+        if shape is None:
+            return node.type == "object"
+        return loose_member(shape, kind)
+
     # -- objects --
 
     def root_object(self, root: Node) -> Claim:
@@ -152,10 +180,12 @@ class Claimer:
             tools = member_node(result, "tools")
             if tools is not None and tools.type == "array":
                 return self._wrapped(("result", "tools"), tools, "tools_list")
-        if self.forced == "automation" or (self.forced is None and isinstance(shape.get("automations"), list)):
+        if self.forced in (None, "automation") and isinstance(shape.get("automations"), list):
             automations = member_node(root, "automations")
             if automations is not None and automations.type == "array":
-                return self._wrapped(("automations",), automations, "file", kind="automation")
+                claimed = self._wrapped(("automations",), automations, "file", kind="automation")
+                if claimed.kind is not None:
+                    return claimed
         if shape.get("method") == "tools/call" and self.forced in (None, "tool_call"):
             params = member_node(root, "params")
             if params is not None and params.type == "object":  # an MCP tools/call request: its params are the call
@@ -167,8 +197,10 @@ class Claimer:
             if tools is not None and tools.type == "array":
                 claim = self._wrapped(("toolConfig", "tools"), tools, "request" if request else "file")
                 return _with_calls(claim, root, shape) if request else claim
+        # The tools a provider's response echoes are the ones it accepted: not ours to judge.
+        echoed = self.forced is None and provider_echo(shape)
         for key in ("tools", "functions", *DECLARATIONS):
-            if key not in shape:
+            if key not in shape or echoed:
                 continue
             holder = member_node(root, key)
             if holder is None:
@@ -208,16 +240,18 @@ class Claimer:
     def _wrapped(
         self, prefix: Pointer, array: Node, origin: Origin, kind: UnitKind | None = None, gemini: bool = False
     ) -> Claim:
+        """A wrapper's array (`tools`, `functions`, `automations`, a list result's `tools`): ours only when its
+        members are (one recognised element, or the settings force the kind); its other entries are left alone."""
         items = [((*prefix, i), node) for i, node in enumerate(value_children(array))]
         if not items:
             return Claim(kind or self.forced or "tool", "wrapper", [])
-        if self.forced is None and kind is None:
-            # Known to hold tools, yet its entries must still look like tools of some dialect.
+        if self.forced is None:
+            # Known to hold tools (or automations), yet its entries must still look like ones of some dialect.
             claim = Claimer(None, self.relaxed, self.dialect).elements(items, origin, container=True)
-            if claim.kind is None:
+            if claim.kind is None or (kind is not None and claim.kind != kind):
                 return NOT_OURS
         else:
-            claim = Claimer(kind or self.forced or "tool", self.relaxed, self.dialect).elements(items, origin, True)
+            claim = Claimer(self.forced, self.relaxed, self.dialect).elements(items, origin, True)
         if gemini and self.dialect is None:
             claim = Claim(
                 claim.kind,
@@ -228,19 +262,23 @@ class Claimer:
 
     def name_keyed(self, obj: Node, prefix: Pointer) -> Claim:
         """`{"get_weather": {description, parameters}, …}`: every value is a tool of one dialect."""
-        members = [(pair_key(pair), pair.child_by_field_name("value")) for pair in pairs(obj)]
-        entries = [(key, node) for key, node in members if key is not None and node is not None]
+        read = [(pair_key(pair), pair.child_by_field_name("value")) for pair in pairs(obj)]
+        entries = [(key, node) for key, node in read if key is not None and node is not None]
         if not entries or any(node.type != "object" for _, node in entries):
             return NOT_OURS
         dialects: set[Dialect | None] = set()
-        for _, node in entries[:_SAMPLE]:
+        members: list[tuple[str, Node]] = []
+        for index, (key, node) in enumerate(entries):
             found = detect(skeleton(node), relaxed=True)
             if found is None or found.kind != "tool" or found.dialect is None or found.inner:
-                return NOT_OURS
+                if index < _SAMPLE:
+                    return NOT_OURS
+                continue  # past the sample, an entry that is no tool is someone else's: left alone
             dialects.add(found.dialect)
+            members.append((key, node))
         if len(dialects) != 1:
             return NOT_OURS
-        units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("map")) for key, node in entries]
+        units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("map")) for key, node in members]
         return Claim("tool", "wrapper", units)
 
 

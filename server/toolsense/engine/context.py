@@ -143,6 +143,10 @@ class ToolRegistry:
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         return closest(name, self._index(), limit=limit, cutoff=0.5)
 
+    def dialects(self) -> frozenset[str]:
+        """The dialects of the tools the registry holds (a call is judged only against tools of its kind)."""
+        return frozenset(tool.dialect for tools in self.by_uri.values() for tool in tools)
+
     def tools_by_dependents(self) -> dict[str, list[str]]:
         """uri -> tool names it defines (for re-checking dependents when a file changes)."""
         return {uri: [t.name for t in tools] for uri, tools in self.by_uri.items()}
@@ -179,6 +183,9 @@ class RecordingRegistry(ToolRegistry):
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         return self._ask("suggest", name, limit)  # type: ignore[no-any-return]
+
+    def dialects(self) -> frozenset[str]:
+        return self._ask("dialects")  # type: ignore[no-any-return]
 
 
 def answers_alike(asked: dict[Question, Any], registry: ToolRegistry) -> bool:

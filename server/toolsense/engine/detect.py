@@ -23,6 +23,8 @@ OPENAI_TOOL_TYPES = frozenset(
         "code_interpreter",
         "web_search",
         "web_search_preview",
+        "computer",
+        "computer_use",
         "computer_use_preview",
         "image_generation",
         "mcp",
@@ -30,8 +32,12 @@ OPENAI_TOOL_TYPES = frozenset(
         "shell",
         "apply_patch",
         "custom",
+        "namespace",
+        "tool_search",
     }
 )
+"""OpenAI Responses tool types besides `function` (hosted tools, custom grammar tools, namespaces of functions);
+dated variants (`web_search_2025_08_26`, `web_search_preview_2025_03_11`) are matched by `BUILT_IN_PREFIXES`."""
 BUILT_IN_PREFIXES = (
     "file_search",
     "code_interpreter",
@@ -43,6 +49,8 @@ BUILT_IN_PREFIXES = (
     "mcp",
     "local_shell",
     "memory",
+    "tool_search",
+    "web_fetch",
 )
 GEMINI_TOOL_KEYS = frozenset(
     {
@@ -152,6 +160,57 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
     return None
 
 
+TOOL_LIKE_KEYS = frozenset(
+    {"name", "description", "title", "type", "strict", "annotations", "cache_control", "defer_loading", "_meta"}
+)
+"""Keys a function tool may have besides its schema: an element with a name and only these is a tool that lacks
+its schema (reported), not another program's record."""
+AUTOMATION_LIKE_KEYS = frozenset({"name", "description", "trigger_type", "trigger_config", "actions", "variables"})
+
+
+def loose_member(value: Mapping[str, Any], kind: UnitKind) -> bool:
+    """Whether an element of a wrapper or array of `kind` units is one of them although its own keys do not say
+    which dialect it is: it has a dialect's shape with the lower bar (a unit may lack its name), or it is a
+    named unit with none but the unit's own keys (`{name, description}` beside tools, `{name, actions}` beside
+    automations). `{name, schedule, model, prompt}` in an `automations` array is none of ours."""
+    found = detect(value, relaxed=True)
+    if found is not None:
+        return found.kind == kind
+    named = isinstance(value.get("name"), str)
+    if kind == "tool":
+        return named and value.keys() <= TOOL_LIKE_KEYS and value.get("type") in (None, "function")
+    if kind == "automation":
+        return isinstance(value.get("actions"), list) or (named and value.keys() <= AUTOMATION_LIKE_KEYS)
+    return False
+
+
+PROVIDER_OBJECTS = frozenset({"response", "assistant", "thread.run", "realtime.session"})
+"""The `object` of what a provider sends back (a Responses `response`, an Assistants `assistant`, a run, a
+Realtime session): the tools it echoes are the ones it accepted, proof that they are valid, so not ours to judge."""
+
+
+def provider_echo(value: Mapping[str, Any]) -> bool:
+    """Whether this object is a provider's response that echoes the tools it was given."""
+    return value.get("object") in PROVIDER_OBJECTS
+
+
+def hosted_type(value: Mapping[str, Any]) -> str | None:
+    """The `type` of a provider-hosted tool (`web_search`, `web_search_20250305`, `tool_search`, …) known or not:
+    a string other than `function`/`custom` on an object with none of a function tool's schema keys."""
+    kind = value.get("type")
+    if not isinstance(kind, str) or kind in ("function", "custom") or _SCHEMA_KEYS & value.keys():
+        return None
+    return kind
+
+
+def known_hosted_type(kind: str) -> bool:
+    """Whether a provider documents this hosted tool type (OpenAI's, or Anthropic's dated server tools)."""
+    return kind in OPENAI_TOOL_TYPES or kind.startswith(BUILT_IN_PREFIXES) or bool(SERVER_TOOL_TYPE.fullmatch(kind))
+
+
+_SCHEMA_KEYS = frozenset({"input_schema", "inputSchema", "parameters", "function", "toolSpec"})
+
+
 def upper_type(schema: Mapping[str, Any]) -> bool:
     """Gemini's OpenAPI-subset spelling at the root of a schema: `"type": "OBJECT"`."""
     kind = schema.get("type")
@@ -166,7 +225,7 @@ def neutral(value: Any) -> bool:
 
 # --- skeletons of tree-sitter nodes ----------------------------------------------------------------------
 
-_DECODED = frozenset({"type", "name", "role", "$schema", "method"})
+_DECODED = frozenset({"type", "name", "role", "$schema", "method", "object"})
 _EXPANDED = frozenset({"function", "toolSpec", "parameters", "toolUse"})
 
 

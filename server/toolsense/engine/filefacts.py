@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from ..document.jsontree import Pointer, pairs, string_value, to_value
+from ..document.outline import LightNode
 from ..models.definitions import LATEST_MCP_VERSION, MCP_VERSIONS
+from ..settings import Settings
 
 _DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -37,6 +39,9 @@ class FileFacts:
     """Absolute pointer of the object holding `tools` when it may be an MCP list result (`()` or `("result",)`)."""
     list_members: tuple[tuple[str, str], ...] = ()
     """That object's members other than `tools` (key, JSON text), in document order."""
+    mcp_inferred: str | None = None
+    """The MCP version the tools' own members imply when the file states none (`execution`: only 2025-11-25 has
+    it); None when no member tells."""
 
 
 NO_FACTS = FileFacts()
@@ -94,8 +99,41 @@ def _stated_version(root: Node, cache: _Members) -> tuple[str, Pointer] | None:
     return None
 
 
+_VERSION_MEMBERS = ((b'"execution"', "2025-11-25"),)
+"""Tool members only one known MCP version has, as raw key bytes, with that version."""
+
+
+def _implied_version(tools: Node | None) -> str | None:
+    """The MCP version the members of a list of tools imply (their keys compared as raw bytes: no decoding)."""
+    if tools is None or tools.type != "array":
+        return None
+    if not isinstance(tools, LightNode):
+        text = tools.text or b""
+        if not any(member in text for member, _ in _VERSION_MEMBERS):
+            return None  # one search of the bytes spares a walk of every tool's members
+    for tool in tools.named_children:
+        if tool.type != "object":
+            continue
+        if isinstance(tool, LightNode):
+            # A large file's outline holds each value decoded already: no expansion of the tool's members.
+            keys = tool.value.keys() if isinstance(tool.value, dict) else ()
+            found = next((version for member, version in _VERSION_MEMBERS if member[1:-1].decode() in keys), None)
+            if found is not None:
+                return found
+            continue
+        for pair in pairs(tool):
+            key = pair.child_by_field_name("key")
+            raw = key.text if key is not None else None
+            for member, version in _VERSION_MEMBERS:
+                if raw == member:
+                    return version
+    return None
+
+
 def file_facts(root: Node | None) -> FileFacts:
     """The facts of a file whose root value is `root` (None for JSON Lines and unparsable files)."""
+    if root is not None and root.type == "array":
+        return FileFacts(mcp_inferred=_implied_version(root))
     if root is None or root.type != "object":
         return NO_FACTS
     cache = _Members()
@@ -123,12 +161,32 @@ def file_facts(root: Node | None) -> FileFacts:
     )
     listed = holder_pointer == ("result",) and jsonrpc
     marked = holder is not None and any(key in _LIST_ONLY for key, _ in members)
-    return FileFacts(version, where, request or listed or marked, holder_pointer, tuple(members))
+    implied = _implied_version(cache.get(holder, "tools")) if holder is not None and version is None else None
+    return FileFacts(version, where, request or listed or marked, holder_pointer, tuple(members), implied)
 
 
-def mcp_version(facts: FileFacts, default: str) -> str:
+def mcp_version(facts: FileFacts, default: str, explicit: bool = False) -> str:
     """The MCP protocol version a file's MCP tools are checked against: the one it states when toolsense
-    knows it, the latest when it states an unknown one, else the setting (`mcp.protocol_version`)."""
+    knows it, the latest when it states an unknown one; else the setting (`mcp.protocol_version`) when the user
+    gave it (`explicit`), else the version the tools' own members imply, else the setting's default."""
     if facts.mcp_version is None:
+        if facts.mcp_inferred is not None and not explicit:
+            return facts.mcp_inferred
         return default if default in MCP_VERSIONS else LATEST_MCP_VERSION
     return facts.mcp_version if facts.mcp_version in MCP_VERSIONS else LATEST_MCP_VERSION
+
+
+def user_set_version(settings: Settings) -> bool:
+    """Whether the user's settings give `mcp.protocol_version` (rather than leaving its default)."""
+    return "protocol_version" in settings.mcp.model_fields_set
+
+
+def checked_mcp_version(facts: FileFacts, settings: Settings) -> str:
+    """`mcp_version` with the settings' version, explicit when the user gave it."""
+    return mcp_version(facts, settings.mcp.protocol_version, user_set_version(settings))
+
+
+def mcp_version_told(facts: FileFacts, explicit: bool = False) -> bool:
+    """Whether the MCP version is known rather than assumed: stated by the file, given by the user's settings,
+    or implied by the tools' members. An assumed version never says a member was added or removed."""
+    return facts.mcp_version is not None or explicit or facts.mcp_inferred is not None

@@ -44,10 +44,10 @@ _DEFAULTS: tuple[tuple[UnitKind, tuple[str, ...]], ...] = (
     ("tool_call", DEFAULT_TOOL_CALL_GLOBS),
     ("tool", DEFAULT_TOOL_GLOBS),
 )
-_FOLDER_GLOBS = tuple((kind, tuple(g for g in globs if not g.startswith("**/*."))) for kind, globs in _DEFAULTS)
-"""Default globs by folder (`**/tools/*.json`): folders of that name hold all sorts of JSON, so they only lower
-the bar. The globs by file name (`**/*.tool.json`) are the user's own declaration: they force the kind."""
-_NAME_GLOBS = tuple((kind, tuple(g for g in globs if g.startswith("**/*."))) for kind, globs in _DEFAULTS)
+_HINT_GLOBS = _DEFAULTS
+"""The default globs, by folder (`**/tools/*.json`) and by file name (`**/*.tools.json`), only lower the bar:
+folders of that name hold all sorts of JSON, and other programs name their own files `*.tools.json` too (a flow
+tool's node metadata). Only the user's own settings force a kind."""
 
 
 def glob_match(path: str, pattern: str) -> bool:
@@ -61,21 +61,20 @@ def glob_any(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
 
 
 def kind_from_path(path: str, settings: Settings) -> UnitKind | None:
-    """The kind the settings' globs, then the default globs by file name, force on this file (None: the content
-    decides; see `weak_hint` for the folder globs)."""
+    """The kind the settings' globs force on this file (None: the content decides; see `weak_hint` for the
+    default globs, which only lower the bar)."""
     files = settings.files
     groups = (
         tuple(files.exclude),
         tuple(files.automations),
         tuple(files.tool_calls),
         (*files.tool_definitions, *files.dialects),
-        *(globs for _, globs in _NAME_GLOBS),
     )
     found = regexes.glob_first(path.replace("\\", "/"), groups)  # one match for every glob (per file indexed)
     return None if found is None else _PATH_KINDS[found]
 
 
-_PATH_KINDS: tuple[UnitKind | None, ...] = (None, "automation", "tool_call", "tool", *(kind for kind, _ in _NAME_GLOBS))
+_PATH_KINDS: tuple[UnitKind | None, ...] = (None, "automation", "tool_call", "tool")
 """What `kind_from_path` gives for each of its groups of globs: an excluded file is none of ours."""
 
 
@@ -210,7 +209,8 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
             return Split(*recover(whole, claimer, weak), None, None, None, recovered=True)
         if errors:
             return Split(kind_hint, "none", [], None, None, top, hinted=weak is not None)  # only syntax errors
-        return Split(kind_hint, "none", [], None, "empty" if kind_hint else None, top)
+        expected = kind_hint or weak  # an empty file a glob points at: what it should hold is known
+        return Split(expected, "none", [], None, "empty" if expected else None, top)
     root = values[0]
     if root.type == "object" and len(values) == 1 and kind_hint is None and (named := schema_kind(root)):
         claimer = Claimer(named, False, forced_dialect)
@@ -222,6 +222,8 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
         return _from_claim(claim, "lines", root, top, weak)
     if root.type == "array":
         items = [((i,), node) for i, node in enumerate(value_children(root))]
+        if not items and weak is not None:
+            return Split(weak, "array", [], root, None, root)  # an empty list where a glob expects units: fine
         claim = claimer.elements(items, "file")
         if claim.kind is None and claimer.forced is None:
             claim = conversation(items)
@@ -272,18 +274,19 @@ def _not_checked(kind: UnitKind) -> str:
     what = {"tool": "tool definitions", "automation": "an automation", "tool_call": "tool calls"}[kind]
     setting = {"tool": "tool_definitions", "automation": "automations", "tool_call": "tool_calls"}[kind]
     return (
-        f"Not checked: the folder suggests {what}, but the content has the shape of no known dialect (a tool needs "
-        f"a name and input_schema, inputSchema, parameters, function or toolSpec); to check it anyway, add its path "
-        f"to [tool.toolsense.files] {setting}"
+        f"Not checked: the file's path suggests {what}, but the content has the shape of no known dialect (a tool "
+        f"needs a name and input_schema, inputSchema, parameters, function or toolSpec); to check it anyway, add its "
+        f"path to [tool.toolsense.files] {setting}"
     )
 
 
 def weak_hint(uri: str) -> UnitKind | None:
-    """The kind a default folder glob (`**/tools/*.json`) suggests for this file: it lowers the bar, never forces."""
+    """The kind a default glob (`**/tools/*.json`, `**/*.tools.json`) suggests for this file: it lowers the bar,
+    never forces."""
     if not uri.startswith("file:"):
         return None
     path = unquote(urlparse(uri).path)
-    for kind, globs in _FOLDER_GLOBS:
+    for kind, globs in _HINT_GLOBS:
         if glob_any(path, globs):
             return kind
     return None

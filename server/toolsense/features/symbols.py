@@ -14,8 +14,10 @@ from ..document.jsontree import Pointer, locate, member, pair_key, pairs, string
 from ..document.outline import LightNode
 from ..engine.catalog import UnitKind
 from ..engine.detect import detect, skeleton
-from ..engine.units import split
+from ..engine.token_costs import unit_cost
+from ..engine.units import Split, read_unit, split, with_dialects
 from ..models.definitions import NAME_KEY, SCHEMA_KEY
+from ..tokens import TokenCount
 
 SymbolKind = Literal["tool", "parameter", "automation", "trigger", "action", "call", "unit"]
 
@@ -66,10 +68,11 @@ def _named(obj: Node, pointer: Pointer, fallback: str) -> tuple[str, tuple[int, 
     return fallback, (obj.start_byte, min(obj.start_byte + 1, obj.end_byte))
 
 
-def _tool_symbol(obj: Node, index: int, children: bool) -> Symbol:
+def _tool_symbol(obj: Node, index: int, children: bool, cost: TokenCount | None = None) -> Symbol:
     dialect = _tool_dialect(obj)
     name, selection = _named(obj, NAME_KEY[dialect], f"tool {index}")
-    symbol = Symbol(name, "tool", _span(obj), selection, dialect)
+    detail = f"{dialect} · {cost.label()}" if cost is not None else dialect
+    symbol = Symbol(name, "tool", _span(obj), selection, detail)
     if not children:
         return symbol
     location = locate(obj, (*SCHEMA_KEY[dialect], "properties"))
@@ -121,9 +124,18 @@ def _call_symbol(obj: Node, index: int) -> Symbol:
     return Symbol(f"call {index}", "call", _span(obj), (obj.start_byte, obj.start_byte + 1))
 
 
+def _costs(document: Document, file_split: Split) -> dict[Pointer, TokenCount]:
+    """Each tool's tokens by its pointer (units read with the dialects their file gives them)."""
+    if file_split.kind != "tool":
+        return {}
+    units = with_dialects([read_unit(document, span) for span in file_split.spans])
+    return {cost.pointer: cost.count for index, unit in enumerate(units) if (cost := unit_cost(unit, index))}
+
+
 def document_symbols(document: Document, kind_hint: UnitKind | None) -> list[Symbol]:
     file_split = split(document, kind_hint)
     children = len(file_split.spans) <= MAX_UNITS_WITH_CHILDREN
+    costs = _costs(document, file_split) if children else {}
     result: list[Symbol] = []
     for index, span in enumerate(file_split.spans):
         # An outlined unit is read from a copy: its scanned members are not kept in the outline afterwards.
@@ -131,7 +143,7 @@ def document_symbols(document: Document, kind_hint: UnitKind | None) -> list[Sym
         if node.type != "object":
             continue
         if span.kind == "tool":
-            result.append(_tool_symbol(node, index, children))
+            result.append(_tool_symbol(node, index, children, costs.get(span.pointer)))
         elif span.kind == "automation":
             result.append(_automation_symbol(node, index, children))
         elif span.kind == "mcp_config":

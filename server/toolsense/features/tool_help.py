@@ -13,12 +13,15 @@ from __future__ import annotations
 from ..document.jsontree import Pointer
 from ..domain.providers import AS_OF, active_profiles, profile_limits, tool_budget
 from ..domain.tool import ToolView, tool_view
+from ..engine.token_costs import document_costs, total
 from ..engine.units import Unit
 from ..models.definitions import NAME_KEY
 from ..settings import Settings
+from ..tokens import count_tool
 from . import completion, hover
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site, call_tool_name
+from .symbols import MAX_UNITS_WITH_CHILDREN
 
 _CALL_INPUT: dict[str, Pointer] = {
     "anthropic-call": ("input",),
@@ -56,7 +59,16 @@ def budget_hover(query: CursorQuery) -> HoverAnswer | None:
     if hovered is None or view is None or hovered[0] != NAME_KEY.get(view.dialect):
         return None
     span = (query.cursor.replace_start, query.cursor.replace_end)
-    return HoverAnswer(budget_markdown(view, query.settings), span)
+    return HoverAnswer(f"{budget_markdown(view, query.settings)}\n\n{tokens_markdown(query, view)}", span)
+
+
+def tokens_markdown(query: CursorQuery, view: ToolView) -> str:
+    """What the tool costs in tokens with every request, and the file's tools together."""
+    lines = [f"Tokens: {count_tool(view.value, view.dialect).label()} with every request."]
+    costs = document_costs(query.document, query.kind, max_units=MAX_UNITS_WITH_CHILDREN)
+    if len(costs) > 1:
+        lines.append(f"The file's {len(costs)} tools: {total(costs).label()}.")
+    return "\n\n".join(lines)
 
 
 def model_site(query: CursorQuery, pointer: Pointer | None = None, *, inside: bool = False) -> Site | None:

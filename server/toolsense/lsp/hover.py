@@ -7,6 +7,7 @@ import asyncio
 from lsprotocol import types
 
 from ..features.hover import hover
+from ..tokens import encoding, encoding_ready
 from .convert import span_range
 from .server import ToolsenseServer
 
@@ -19,6 +20,8 @@ def register(server: ToolsenseServer) -> None:
         query = server.query(params.text_document.uri, params.position, hover=True)
         if query is None:
             return None
+        if query.kind == "tool" and not encoding_ready():
+            await asyncio.to_thread(encoding)  # a tool name's hover shows its tokens: built once, off the loop
         answer = hover(query)
         if answer is None:
             return None

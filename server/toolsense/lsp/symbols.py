@@ -10,6 +10,7 @@ from lsprotocol import types
 
 from ..document.document import Document
 from ..features.symbols import Symbol, SymbolKind, document_symbols
+from ..tokens import encoding, encoding_ready
 from .convert import span_range
 from .server import ToolsenseServer
 
@@ -60,6 +61,9 @@ def register(server: ToolsenseServer) -> None:
         od = server.documents.get(params.text_document.uri)
         if od is None or od.document is None:
             return None
+        is_tools = od.kind_hint == "tool" or (od.report is not None and od.report.kind == "tool")
+        if is_tools and not encoding_ready():
+            await asyncio.to_thread(encoding)  # the tokens the outline shows: built once, off the event loop
         symbols = document_symbols(od.document, od.kind_hint)
         if server.caps.hierarchical_symbols:
             return [to_document_symbol(od.document, symbol) for symbol in symbols]

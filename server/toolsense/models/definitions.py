@@ -50,6 +50,10 @@ class AnthropicTool(StrictModel):
     cache_control: CacheControl | None = Field(default=None, description="Prompt-caching breakpoint.")
     strict: bool | None = Field(default=None, description="Grammar-constrained (strict) tool use.")
     defer_loading: bool | None = Field(default=None, description="Load the tool only when searched for.")
+    allowed_callers: list[str] | None = Field(
+        default=None, description="Who may call the tool (`direct`, a code execution tool's type)."
+    )
+    eager_input_streaming: bool | None = Field(default=None, description="Stream the input as it is generated.")
 
 
 def _null_error(annotation: Any) -> PydanticCustomError:
@@ -192,6 +196,7 @@ class OpenAIResponsesTool(StrictModel):
     description: str | None = Field(default=None, description="What the function does.")
     parameters: JsonObject | None = Field(default=None, description="JSON Schema of the arguments.")
     strict: bool | None = Field(default=None, description="Structured Outputs: follow the schema exactly.")
+    defer_loading: bool | None = Field(default=None, description="Load the function only when tool_search finds it.")
 
 
 TOOL_MODELS: dict[str, type[StrictModel]] = {

@@ -4,8 +4,10 @@ validated against its pydantic model through `domain.validation`. Each family ch
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..domain import validation as codes
-from ..engine.findings import Severity
+from ..engine.findings import Finding, Severity
 from ..engine.units import Unit
 from ..jsonvalue import JsonObject
 from .catalog import CATALOG
@@ -28,8 +30,9 @@ CATALOG.rule(
     "TS007",
     "not-checked",
     Severity.INFORMATION,
-    "A folder glob (`**/tools/*.json`) points at the file, but its content has the shape of no known dialect: "
-    "it is not checked (add it to `[tool.toolsense.files]` to force it).",
+    "A default glob (`**/tools/*.json`, `**/*.tools.json`) points at the file, but its content has the shape of no "
+    "known dialect (or a wrapper's members do not): it is not checked (add it to `[tool.toolsense.files]` to force "
+    "it).",
     FAMILY,
 )
 CATALOG.rule(
@@ -118,3 +121,33 @@ def own_text(unit: Unit) -> bytes | None:
     if unit.pointer == () and isinstance(unit.value, dict) and not _FILE_KEYS.isdisjoint(unit.value):
         return None
     return unit.json_text
+
+
+_LOWERED = ("Expected ", "Invalid ", "Unknown ", "Missing ", "Value ", "String ", "Input ")
+"""First words of the validation wording that read on after `<unit>, '<field>': ` in lower case (a proper noun
+or a quoted key keeps its case)."""
+
+
+def located(finding: Finding, subject: str, codes: frozenset[str] | None = None) -> Finding:
+    """The finding's message naming its unit and its field: `MCP tool 'x', 'properties.y.description': expected
+    string, received null`. A message that names its unit already (a member missing from or unknown in the
+    unit itself says `in <subject>`) is kept; so are codes outside `codes` (when given)."""
+    message = finding.message
+    if (codes is not None and finding.code not in codes) or subject in message:
+        return finding
+    pointer = finding.pointer
+    field = ".".join(str(part) for part in pointer)
+    if message.startswith(("Unknown property ", "Missing required ")) and pointer:
+        # (whatever a family recoded it to: TS101/TS102, a call's TS303/TS304, an example's TS230/TS231)
+        parent = pointer[:-1] if message.startswith("Unknown") else pointer
+        where = ".".join(str(part) for part in parent)
+        message = message.replace(f" at '{where}'", "", 1).replace(f" in '{where}'", "", 1)
+        field = where
+    if message.endswith("received null: null"):
+        message = message[: -len(": null")]
+    if message.startswith(_LOWERED):
+        message = message[:1].lower() + message[1:]
+    if len(pointer) == 1 and message.startswith(f"'{pointer[0]}'"):
+        field = ""  # the message starts with the member's name already
+    head = f"{subject}, '{field}'" if field else subject
+    return dataclasses.replace(finding, message=f"{head}: {message}")

@@ -46,7 +46,7 @@ def test_empty_actions_is_one_clear_error_on_the_array() -> None:
 def test_missing_id_and_tool_come_from_the_structure_rules() -> None:
     diags = check(manual('{"parameters": {}}'))
     d = one(diags, "TS102")
-    assert d.message == "Missing required properties in 'actions.0': 'id', 'tool'"
+    assert d.message == "automation 't', 'actions.0': missing required properties: 'id', 'tool'"
     assert d.range == (4, 4, 4, 5)  # the action's `{`
 
 

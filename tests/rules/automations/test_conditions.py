@@ -63,8 +63,8 @@ def test_clause_shape_errors_say_which_form_was_assumed() -> None:
     diags = check(with_condition('{"path": "score"}'))
     d = one(diags, "TS102")
     assert d.message == (
-        "Missing required property 'op' in 'actions.0.condition' (read as a condition clause: it has no 'clauses' "
-        "or 'operator')"
+        "automation 't', 'actions.0.condition': missing required property 'op' (read as a condition clause: it has "
+        "no 'clauses' or 'operator')"
     )
     assert not only(diags, "TS601")  # no value demanded while op is unknown
 
@@ -72,7 +72,9 @@ def test_clause_shape_errors_say_which_form_was_assumed() -> None:
 def test_op_outside_the_set() -> None:
     d = one(check(with_condition('{"path": "score", "op": "EQUALS", "value": 1}')), "TS104")
     assert d.text == '"EQUALS"'
-    assert d.message.startswith('Invalid value "EQUALS": expected one of "<", ">", "<=", ">="')
+    assert d.message.startswith(
+        'automation \'t\', \'actions.0.condition.op\': invalid value "EQUALS": expected one of "<", ">", "<=", ">="'
+    )
 
 
 def test_group_operator_and_empty_clauses_recursively() -> None:
@@ -93,7 +95,8 @@ def test_group_operator_and_empty_clauses_recursively() -> None:
         ("TS601", "{"),
     ]
     assert diags[0].message == (
-        'Invalid value "XOR": expected one of "AND", "OR". Did you mean "OR"? (read as a condition group because '
+        "automation 't', 'actions.0.condition.clauses.1.operator': "
+        'invalid value "XOR": expected one of "AND", "OR". Did you mean "OR"? (read as a condition group because '
         "it has 'clauses' or 'operator')"
     )
     assert diags[2].diagnostic.finding is not None

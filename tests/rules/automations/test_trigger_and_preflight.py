@@ -271,4 +271,7 @@ def test_unknown_output_shape_is_not_checked() -> None:
 def test_aggregation_mode_of_the_runtime_spec() -> None:
     assert check(_polling(aggregation_mode="per_item")) == []
     d = one(check(_polling(aggregation_mode="latests")), "TS104")
-    assert d.message == 'Invalid value "latests": expected one of "latest", "all", "per_item". Did you mean "latest"?'
+    assert d.message == (
+        "automation 't', 'trigger_config.aggregation_mode': "
+        'invalid value "latests": expected one of "latest", "all", "per_item". Did you mean "latest"?'
+    )

@@ -45,18 +45,25 @@ def test_every_error_in_an_anthropic_call_at_once_against_the_input_schema() -> 
     diags = call(text)
     assert [(d.code, d.severity, d.text, d.message) for d in diags] == [
         ("TS304", "error", '"input"', "Missing required property 'city' in the input of 'get_weather'"),
-        ("TS306", "error", '"kelvin"', 'Invalid value "kelvin": expected one of "celsius", "fahrenheit"'),
+        (
+            "TS306",
+            "error",
+            '"kelvin"',
+            'the input of \'get_weather\', \'unit\': invalid value "kelvin": expected one of "celsius", "fahrenheit"',
+        ),
         (
             "TS307",
             "warning",
             '"3"',
-            'Expected integer, received string "3": it would be coerced to 3, but write the integer itself',
+            "the input of 'get_weather', 'days': expected integer, received string \"3\": it would "
+            "be coerced to 3, but write the integer itself",
         ),
         (
             "TS307",
             "warning",
             '"true"',
-            'Expected boolean, received string "true": it would be coerced to true, but write the boolean itself',
+            "the input of 'get_weather', 'alerts': expected boolean, received string \"true\": it would "
+            "be coerced to true, but write the boolean itself",
         ),
         (
             "TS303",
@@ -76,11 +83,16 @@ def test_openai_arguments_as_a_json_string_are_checked_inside_the_string() -> No
     )
     diags = call(text)
     assert [(d.code, d.text, d.message) for d in diags] == [
-        ("TS308", "30", "Input should be less than or equal to 14 (received integer: 30)"),
+        (
+            "TS308",
+            "30",
+            "the input of 'get_weather', 'days': input should be less than or equal to 14 (received integer: 30)",
+        ),
         (
             "TS306",
             '\\"celcius\\"',
-            'Invalid value "celcius": expected one of "celsius", "fahrenheit". Did you mean "celsius"?',
+            "the input of 'get_weather', 'unit': "
+            'invalid value "celcius": expected one of "celsius", "fahrenheit". Did you mean "celsius"?',
         ),
     ]
     line, column = span(text, '\\"celcius\\"')[:2]
@@ -141,15 +153,24 @@ def test_the_registered_model_validates_the_call(models: ModelRegistry) -> None:
     text = anthropic({"place": {"city": "Paris", "zip": "75001"}, "unit": "CELSIUS", "days": 13, "detail": "medium"})
     diags = call(text, models=models, settings=model_settings())
     assert [(d.code, d.text, d.message) for d in diags] == [
-        ("TS303", '"zip"', "Unknown property 'zip' at 'place'. Valid properties: city, country"),
+        (
+            "TS303",
+            '"zip"',
+            "the input of 'get_weather', 'place': unknown property 'zip'. Valid properties: city, country",
+        ),
         (
             "TS306",
             '"CELSIUS"',
-            'Invalid value "CELSIUS": expected one of "celsius", "fahrenheit". \'CELSIUS\' is the '
+            "the input of 'get_weather', 'unit': "
+            'invalid value "CELSIUS": expected one of "celsius", "fahrenheit". \'CELSIUS\' is the '
             'member name; use its value "celsius"',
         ),
-        ("TS308", "13", "Value error, 13 days is unlucky (received integer: 13)"),
-        ("TS306", '"medium"', 'Invalid value "medium": expected one of "short", "long"'),
+        ("TS308", "13", "the input of 'get_weather', 'days': value error, 13 days is unlucky (received integer: 13)"),
+        (
+            "TS306",
+            '"medium"',
+            'the input of \'get_weather\', \'detail\': invalid value "medium": expected one of "short", "long"',
+        ),
     ]
     fix = diags[1].fixes[0]
     assert fix.safe and fix.edits == (ReplaceValue(("input", "unit"), '"celsius"'),)
@@ -164,7 +185,9 @@ def test_values_the_model_would_coerce_are_still_fixable_warnings(models: ModelR
 def test_a_model_registered_without_a_tool_definition_still_validates(models: ModelRegistry) -> None:
     text = anthropic({"place": {}})
     diags = call(text, models=models, settings=model_settings(), registry=registry_of())
-    assert [(d.code, d.message) for d in diags] == [("TS304", "Missing required property 'city' in 'place'")]
+    assert [(d.code, d.message) for d in diags] == [
+        ("TS304", "the input of 'get_weather', 'place': missing required property 'city'")
+    ]
 
 
 def test_a_model_that_cannot_be_imported_is_a_diagnostic_not_a_crash(models: ModelRegistry) -> None:

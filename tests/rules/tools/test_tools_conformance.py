@@ -194,7 +194,9 @@ def test_formats_in_examples_calls_and_defaults_are_warnings() -> None:
     registry = registry_of(("file:///w/tools/plan.json", tool(FORMATS, name="plan")))
     call = json.dumps({"type": "tool_use", "id": "toolu_1", "name": "plan", "input": {"id": "not-a-uuid"}})
     found = check(call, "tool_call", registry=registry, uri="file:///w/calls/call.json")
-    assert one(found, "TS309").message == 'Input should be a valid uuid (received string: "not-a-uuid")'
+    assert one(found, "TS309").message == (
+        "the input of 'plan', 'id': input should be a valid uuid (received string: \"not-a-uuid\")"
+    )
     assert one(found, "TS309").severity == "warning"
 
 

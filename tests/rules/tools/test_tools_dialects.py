@@ -203,7 +203,7 @@ def test_a_folder_glob_that_points_at_something_else_gets_one_note() -> None:
     (note,) = check(text, None, uri="file:///w/tools/tools.json")
     assert (note.code, note.severity, note.range, note.text) == ("TS007", "information", (0, 0, 0, 1), "[")
     assert note.message == (
-        "Not checked: the folder suggests tool definitions, but the content has the shape of no known dialect (a "
+        "Not checked: the file's path suggests tool definitions, but the content has the shape of no known dialect (a "
         "tool needs a name and input_schema, inputSchema, parameters, function or toolSpec); to check it anyway, "
         "add its path to [tool.toolsense.files] tool_definitions"
     )
@@ -258,7 +258,9 @@ def test_bedrock_tool_spec_is_checked_inside_its_envelope() -> None:
     at = text.index('"x"')
     assert (required.range, required.text) == ((0, at, 0, at + 3), '"x"')
     (unknown,) = only(found, "TS101")
-    assert unknown.text == '"colour"' and unknown.message.startswith("Unknown property 'colour' at 'toolSpec'.")
+    assert unknown.text == '"colour"' and unknown.message.startswith(
+        "Bedrock tool spec 'get_weather', 'toolSpec': unknown property 'colour'."
+    )
 
 
 def test_anthropic_server_tools_are_accepted() -> None:
@@ -296,7 +298,7 @@ def test_a_request_body_s_calls_are_checked_against_its_own_tools() -> None:
     found = [d for d in check(dumps(request), None, uri="file:///w/request.json") if d.severity == "error"]
     assert [(d.code, d.text, d.message) for d in found] == [
         ("TS301", '"get_wether"', 'Unknown tool "get_wether". Did you mean "get_weather"?'),
-        ("TS305", "1", "Expected string, received integer: 1"),
+        ("TS305", "1", "the input of 'get_weather', 'city': expected string, received integer: 1"),
     ]
 
 

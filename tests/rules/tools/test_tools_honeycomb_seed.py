@@ -113,9 +113,12 @@ def test_the_seeds_board_call_gets_exactly_one_diagnostic_on_each_bad_key() -> N
         want.append(("TS303", "error", {"line": line, "character": col}, {"line": line, "character": end}))
     assert got == want
     assert diags[0]["message"].startswith(
-        "Unknown property 'query' at 'inline_query_panels.0'. Valid properties: name,"
+        "the input of 'honeycomb_create_board', 'inline_query_panels.0': unknown property 'query'. Valid properties: "
+        "name,"
     )
-    assert diags[1]["message"].startswith("Unknown property 'chart_type' at 'inline_query_panels.0'. Valid properties:")
+    assert diags[1]["message"].startswith(
+        "the input of 'honeycomb_create_board', 'inline_query_panels.0': unknown property 'chart_type'. Valid "
+    )
     assert "Did you mean" not in diags[0]["message"] + diags[1]["message"]  # no misleading 'start_time'
 
 
@@ -166,9 +169,12 @@ def test_a_call_with_target_nines_is_told_to_use_target_percentage(models: Model
         "Unknown property 'target_nines' in the input of 'honeycomb_create_slo'. Did you mean 'target_percentage'?"
     )
     assert by_code["TS304"] == "Missing required property 'target_percentage' in the input of 'honeycomb_create_slo'"
-    assert by_code["TS307"].startswith('Expected integer, received string "30"')
+    assert by_code["TS307"].startswith(
+        "the input of 'honeycomb_create_slo', 'time_period_days': expected integer, received string \"30\""
+    )
     assert (
-        by_code["TS306"] == 'Invalid value "exhaustion": expected one of "exhaustion_time", "budget_rate". '
+        by_code["TS306"] == "the input of 'honeycomb_create_slo', 'burn_alerts.0.alert_type': "
+        'invalid value "exhaustion": expected one of "exhaustion_time", "budget_rate". '
         'Did you mean "exhaustion_time"?'
     )
 
@@ -192,7 +198,12 @@ def test_position_is_the_api_native_object(models: ModelRegistry) -> None:
         indent=2,
     )
     diags = check(text, "tool_call", models=models, settings=Settings(models=HONEYCOMB_MODELS))
-    assert [(d.code, d.message) for d in diags] == [("TS305", "Expected object, received array")]
+    assert [(d.code, d.message) for d in diags] == [
+        (
+            "TS305",
+            "the input of 'honeycomb_create_board', 'inline_query_panels.0.position': expected object, received array",
+        )
+    ]
     assert diags[0].text.startswith("[")
 
 

@@ -66,14 +66,22 @@ def test_meta_schema_errors_are_placed_inside_the_schema() -> None:
     assert [(d.text, d.message) for d in diags] == [
         (
             '"string"',
-            "Expected a schema (an object, or true/false) at 'a', found string \"string\". Did you "
-            'mean {"type": "string"}? (draft-07)',
+            "Anthropic tool 't', 'input_schema.properties.a': expected a schema (an object, or true/false) at 'a', "
+            'found string "string". Did you mean {"type": "string"}? (draft-07)',
         ),
-        ('"5"', "'minimum' must be a number, found string \"5\" (draft-07)"),
-        ('"a"', "'required' must be an array, found string \"a\" (draft-07)"),
+        (
+            '"5"',
+            "Anthropic tool 't', 'input_schema.properties.b.minimum': 'minimum' must be a number, found string "
+            '"5" (draft-07)',
+        ),
+        (
+            '"a"',
+            "Anthropic tool 't', 'input_schema.required': 'required' must be an array, found string \"a\" (draft-07)",
+        ),
         (
             '"false"',
-            "Expected a schema (an object, or true/false) at 'additionalProperties', found string \"false\" (draft-07)",
+            "Anthropic tool 't', 'input_schema.additionalProperties': expected a schema (an object, or true/false) at "
+            "'additionalProperties', found string \"false\" (draft-07)",
         ),
     ]
     by_text = {d.text: d for d in diags}
@@ -101,7 +109,10 @@ def test_mcp_schemas_are_checked_as_2020_12_and_dollar_schema_wins() -> None:
         indent=2,
     )
     d = one(check(mcp), "TS210")
-    assert d.message == "'minItems' must be at least 0, found -1 (2020-12)"
+    assert (
+        d.message
+        == "MCP tool 'm', 'inputSchema.properties.a.minItems': 'minItems' must be at least 0, found -1 (2020-12)"
+    )
     draft7 = json.loads(mcp)
     draft7["inputSchema"]["$schema"] = "http://json-schema.org/draft-07/schema#"
     assert one(check(json.dumps(draft7, indent=2)), "TS210").message.endswith("(draft-07)")

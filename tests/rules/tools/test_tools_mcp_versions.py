@@ -44,7 +44,8 @@ def test_protocol_version_in_the_file_decides_and_messages_name_it() -> None:
     icons, vendor = only(diags, "TS101")
     assert icons.severity == "warning" and icons.text == '"icons"'
     assert (
-        icons.message == "'icons' is not part of MCP 2025-06-18 (added in 2025-11-25): clients of 2025-06-18 ignore it"
+        icons.message == "MCP tool (2025-06-18) 't': 'icons' is not part of MCP 2025-06-18 (added in 2025-11-25): "
+        "clients of 2025-06-18 ignore it"
     )
     assert vendor.severity == "warning" and vendor.text == '"x_vendor"'
     assert vendor.message == (
@@ -92,20 +93,52 @@ def test_a_single_tool_file_may_state_its_version() -> None:
     assert codes(diags) == ["TS211"]
 
 
-def test_members_removed_by_a_version() -> None:
-    text = listing(mcp_tool(execution={"taskSupport": "optional"}))
+def test_members_removed_by_a_stated_version() -> None:
+    text = listing(mcp_tool(execution={"taskSupport": "optional"}), protocolVersion="2026-07-28")
     d = one(check(text), "TS101")
     assert d.severity == "warning" and d.text == '"execution"'
-    assert d.message == "'execution' was removed in MCP 2026-07-28: clients of 2026-07-28 ignore it"
+    assert d.message == (
+        "MCP tool (2026-07-28) 't': 'execution' was removed in MCP 2026-07-28: clients of 2026-07-28 ignore it"
+    )
     assert "TS101" not in codes(
         check(listing(mcp_tool(execution={"taskSupport": "optional"}), protocolVersion="2025-11-25"))
     )
 
 
+def test_members_removed_by_a_version_the_user_sets() -> None:
+    text = listing(mcp_tool(execution={"taskSupport": "optional"}))
+    settings = Settings(mcp=McpSettings(protocol_version="2026-07-28"))
+    assert one(check(text, settings=settings), "TS101").message == (
+        "MCP tool (2026-07-28) 't': 'execution' was removed in MCP 2026-07-28: clients of 2026-07-28 ignore it"
+    )
+
+
+def test_an_unstated_version_is_inferred_from_version_specific_members() -> None:
+    """`execution` only exists in 2025-11-25: a file that states no version but has it is read as 2025-11-25,
+    so nothing says it was removed, and 2025-11-25's own rules apply to every tool of the file."""
+    tools = [mcp_tool(name=f"t{i}", execution={"taskSupport": "optional"}) for i in range(3)]
+    tools.append(mcp_tool(name="flagged", inputSchema={"type": "object", "properties": {"a": True}}))
+    text = json.dumps({"tools": tools}, indent=2)
+    diags = check(text)
+    assert "TS101" not in codes(diags)
+    d = one(diags, "TS253")
+    assert d.message == "MCP tool (2025-11-25): the schema of property 'a' must be an object, found boolean true"
+    bare = json.dumps(tools[:3], indent=2)  # a bare array of tools too
+    assert "TS101" not in codes(check(bare))
+
+
+def test_an_unknown_version_never_says_added_or_removed() -> None:
+    """No stated version and no member that tells: `icons` and `execution` beside each other are valid in
+    2025-11-25, so an assumed version never calls either one removed or not yet added."""
+    icons = [{"src": "https://example.com/i.png"}]
+    assert "TS101" not in codes(check(listing(mcp_tool(icons=icons, execution={"taskSupport": "required"}))))
+    assert "TS101" not in codes(check(listing(mcp_tool(icons=icons))))
+
+
 def test_null_members_are_rejected_as_the_official_schema_does() -> None:
     text = listing(mcp_tool(description=None))
     d = one(check(text), "TS103")
-    assert d.text == "null" and d.message == "Expected string, received null: null"
+    assert d.text == "null" and d.message == "MCP tool (2026-07-28) 't', 'description': expected string, received null"
 
 
 # --- TS253: property schemas before 2026-07-28 ------------------------------------------------------------

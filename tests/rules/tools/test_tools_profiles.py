@@ -63,10 +63,13 @@ def test_openai_strict_unsupported_keywords_and_open_objects() -> None:
     assert [(d.code, d.text) for d in diags if d.code.startswith("TS26")] == [
         ("TS263", '"parameters"'),
         ("TS261", '"uri"'),
-        ("TS261", '"allOf"'),
+        ("TS269", '"allOf"'),  # at the root: the top-level combinator rule says it (once)
     ]
     messages = {d.text: d.message for d in diags}
-    assert messages['"allOf"'] == "OpenAI strict (strict: true) does not support 'allOf'"
+    assert messages['"allOf"'] == (
+        "OpenAI tool 'f', 'function.parameters': 'allOf' at the top level of the input schema; OpenAI "
+        "strict mode rejects it: the root must be a plain object schema"
+    )
     assert messages['"uri"'].startswith('OpenAI strict (strict: true) does not support format "uri" (supported: date,')
     closed = one(diags, "TS263")
     assert closed.fixes[0].safe

@@ -14,7 +14,7 @@ from ...models.definitions import (
     Automation,
 )
 from ..catalog import CATALOG
-from ..structure import BAD_ENUM, WRONG_TYPE, own_keys, own_text
+from ..structure import BAD_ENUM, WRONG_TYPE, located, own_keys, own_text
 
 
 @CATALOG.unit_check("automation")
@@ -28,7 +28,7 @@ def automation_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     trigger = value.get("trigger_type")
     for finding in model_findings(Automation, own_keys(unit), subject, own_text(unit)):
         if (finding.code, finding.pointer) not in _AUTOMATION_SPECIFIC:
-            yield finding
+            yield located(finding, subject)
     config = value.get("trigger_config", {})
     config_model = TRIGGER_CONFIG_MODELS.get(trigger) if isinstance(trigger, str) else None
     if config_model is not None and isinstance(config, dict):
@@ -38,7 +38,7 @@ def automation_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
                 placed.code != BAD_ENUM.code or trigger == "schedule_recurring"
             ):
                 continue
-            yield placed
+            yield located(placed, subject)
 
 
 # Reported instead by the automation family with specific codes, wording and fixes (TS401, TS603–TS606).

@@ -42,6 +42,7 @@ from ...engine.workspace import tool_infos, uri_to_path
 from ...jsonvalue import JsonObject, json_type_name, short_repr
 from ...usermodels import LoadedModel
 from ..catalog import CATALOG
+from ..structure import located
 
 FAMILY = "Tool calls"
 MODELS_FAMILY = "Registered models"
@@ -50,7 +51,9 @@ UNKNOWN_TOOL = CATALOG.rule(
     "TS301",
     "unknown-tool",
     Severity.ERROR,
-    "The call names a tool that is neither defined in the workspace nor registered.",
+    "The call names a tool that is neither defined in the workspace nor registered. Information, not an error, "
+    "for an MCP `tools/call` (its server defines its tools) and for a call of a kind whose tools the workspace "
+    "does not define (an OpenAI call in a workspace of Anthropic tools).",
     FAMILY,
     "the closest tool name",
 )
@@ -265,7 +268,11 @@ def check_call(
         yield problem
     if loaded is None and info is None:
         if name not in ctx.settings.models and ctx.registry.names():
-            yield _unknown_tool(name, name_pointer, ctx)
+            unknown = _unknown_tool(name, name_pointer, ctx)
+            why = _elsewhere(unit, ctx)
+            if why is not None:
+                unknown = replace(unknown, message=f"{unknown.message} ({why})", severity=Severity.INFORMATION)
+            yield unknown
         return
     text: str | None = None
     if isinstance(raw, str):
@@ -307,6 +314,7 @@ def check_call(
         )
     if not unit.clean:
         findings = [f for f in findings if f.code != CODES["missing"]]
+    findings = [located(f, subject) for f in findings]
     if text is not None:
         yield from _inside_string(findings, text, input_pointer)
     else:
@@ -325,6 +333,29 @@ def _model_findings(loaded: LoadedModel, arguments: JsonObject, subject: str, bu
     extra, _ = value_findings(loaded.schema, None, arguments, subject, CODES, budget)
     findings.extend(f for f in extra if f.code == CODES["coercible"] and f.pointer not in flagged)
     return findings
+
+
+_CALLABLE: dict[str, frozenset[str]] = {
+    "anthropic-call": frozenset({"anthropic", "anthropic-server", "mcp"}),
+    "openai-call": frozenset({"openai", "openai-flat", "mcp"}),
+    "openai-flat-call": frozenset({"openai", "openai-flat", "mcp"}),
+    "openai-responses-call": frozenset({"openai", "openai-flat", "mcp"}),
+    "bedrock-call": frozenset({"bedrock", "mcp"}),
+}
+"""The tool dialects a call of each dialect may name (an MCP client forwards its servers' tools to any
+provider). A call of a dialect the workspace defines no tools for names tools defined elsewhere."""
+
+
+def _elsewhere(unit: Unit, ctx: CheckContext) -> str | None:
+    """Why an unknown tool may be defined outside the workspace, when it may (then it is information): an MCP
+    `tools/call` names a tool of the server it is sent to; a call of a dialect whose tools the workspace does not
+    define was checked against the wrong registry."""
+    if unit.dialect == "mcp-call":
+        return "a tools/call names a tool of the server it is sent to, which the workspace need not define"
+    callable_dialects = _CALLABLE.get(unit.dialect or "")
+    if callable_dialects is not None and not callable_dialects & ctx.registry.dialects():
+        return "the workspace defines no tools of this call's kind, so its tools are defined elsewhere"
+    return None
 
 
 def _unknown_tool(name: str, pointer: Pointer, ctx: CheckContext) -> Finding:

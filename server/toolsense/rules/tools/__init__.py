@@ -13,7 +13,9 @@ from . import (
     mcp_profiles,
     names,
     profiles,
+    schema_root,
     strictness,
+    token_budget,
 )
 
 MODULES = (
@@ -26,8 +28,10 @@ MODULES = (
     mcp_profiles,
     names,
     profiles,
+    schema_root,
     strictness,
     structure,
+    token_budget,
 )
 """Each registers its rules and checks in the catalog as it is imported."""
 

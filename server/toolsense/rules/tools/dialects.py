@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from ...document.jsontree import Pointer
 from ...engine.context import CheckContext
+from ...engine.detect import hosted_type, known_hosted_type
 from ...engine.findings import Finding, Related, Severity
 from ...engine.units import Unit
 from ...models.definitions import NAME_KEY
@@ -22,6 +23,32 @@ MIXED = CATALOG.rule(
     "One list holds tools of different dialects (shapes): a provider accepts only its own.",
     "Structure",
 )
+
+HOSTED = CATALOG.rule(
+    "TS010",
+    "unknown-hosted-tool",
+    Severity.INFORMATION,
+    "A tool whose `type` names a provider-hosted tool toolsense does not know (no function schema): the provider "
+    "validates it, so it is not checked. Documented ones (OpenAI `web_search`, `tool_search`, `mcp`, …; Anthropic's "
+    "dated server tools) are recognised silently.",
+    "Structure",
+)
+
+
+@CATALOG.unit_check("tool")
+def unknown_hosted_tool(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+    """Information, never an error: providers add hosted tools faster than any table of them."""
+    if unit.dialect is not None or not isinstance(unit.value, dict):
+        return
+    kind = hosted_type(unit.value)
+    if kind is not None and not known_hosted_type(kind):
+        yield Finding(
+            HOSTED.code,
+            f"Tool type '{kind}' is no hosted tool toolsense knows: not checked (the provider validates its options)",
+            ("type",),
+            "value",
+        )
+
 
 _FAMILY = {Dialect.ANTHROPIC_SERVER: Dialect.ANTHROPIC}
 """Dialects that share a list: Anthropic's server tools sit among its custom tools."""

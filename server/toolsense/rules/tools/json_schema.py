@@ -29,13 +29,14 @@ from ...domain.tool import (
     walk_schema,
 )
 from ...engine.context import CheckContext
-from ...engine.filefacts import mcp_version
+from ...engine.filefacts import checked_mcp_version
 from ...engine.findings import Finding, Fix, InsertMembers, RemoveMember, ReplaceValue
 from ...engine.schemas import closest
 from ...engine.units import Unit
 from ...jsonvalue import JsonObject, short_repr
 from ...settings import LimitsSettings
 from ..catalog import CATALOG
+from ..structure import located
 from .schema_codes import (
     DUPLICATE_ENUM,
     REQUIRED,
@@ -81,7 +82,7 @@ def schema_validity(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
     if tool_view(unit) is None:
         return ()
     limits = ctx.settings.limits
-    version = mcp_version(ctx.facts, ctx.settings.mcp.protocol_version) if unit.dialect == "mcp" else None
+    version = checked_mcp_version(ctx.facts, ctx.settings) if unit.dialect == "mcp" else None
     key = (unit_key(unit), unit.dialect, limits, version)
     return _MEMO.get(key, lambda: _schema_validity(unit, limits, version))
 
@@ -100,8 +101,12 @@ def _schema_validity(unit: Unit, limits: LimitsSettings, version: str | None) ->
             walk = walk_schema(target.schema, limits.max_schema_depth, limits.max_subschemas)
         else:
             walk = input_walk(unit, limits.max_schema_depth, limits.max_subschemas)
-        found.extend(check_schema_target(target, walk))
+        found.extend(located(f, view.label, _LOCATED) for f in check_schema_target(target, walk))
     return tuple(found)
+
+
+_LOCATED = frozenset({"TS210"})
+"""Codes whose wording names a keyword but neither the tool nor the path to it (`located` adds both)."""
 
 
 def check_schema_target(target: SchemaTarget, walk: SchemaWalk) -> Iterator[Finding]:

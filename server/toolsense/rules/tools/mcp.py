@@ -4,7 +4,9 @@ cannot apply, a `title` that disagrees with `annotations.title`, property schema
 `resultType`), and a stated version toolsense does not know. (`outputSchema` validity — any JSON Schema since
 2026-07-28, an object root before — is checked by the JSON Schema rules; the name pattern by the name rules.)
 
-The version is the one the file states (`protocolVersion`, an MCP `$schema` URL), else `mcp.protocol_version`.
+The version is the one the file states (`protocolVersion`, an MCP `$schema` URL), else `mcp.protocol_version`
+when the user sets it, else the one the tools' own members imply (`execution`: 2025-11-25), else the setting's
+default (`engine.filefacts.mcp_version`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Iterator
 from ...document.jsontree import Pointer
 from ...domain.tool import tool_view, walk_schema
 from ...engine.context import CheckContext
-from ...engine.filefacts import mcp_version
+from ...engine.filefacts import checked_mcp_version
 from ...engine.findings import Finding, Fix, RemoveMember, Severity
 from ...engine.units import Unit
 from ...jsonvalue import JsonObject, json_type_name, short_repr
@@ -89,7 +91,7 @@ _NEW_IN_2026 = {"ttlMs": "an integer ≥ 0", "cacheScope": '"public" or "private
 
 
 def version_of(ctx: CheckContext) -> str:
-    return mcp_version(ctx.facts, ctx.settings.mcp.protocol_version)
+    return checked_mcp_version(ctx.facts, ctx.settings)
 
 
 def _before(version: str, other: str) -> bool:

@@ -47,6 +47,7 @@ from ...jsonvalue import short_repr
 from ...models.definitions import NAME_KEY, SCHEMA_KEY
 from ...settings import Settings
 from ..catalog import CATALOG
+from .schema_root import COMBINATORS
 
 FAMILY = "Tool definitions: provider profiles"
 """When the default limits below were last checked against the providers' documentation."""
@@ -194,7 +195,7 @@ def _openai_strict(view: ToolView, walk: SchemaWalk, base: Pointer, why: str) ->
         node = entry.node
         pointer = (*base, *entry.pointer)
         for keyword in OPENAI_STRICT_UNSUPPORTED:
-            if keyword in node:
+            if keyword in node and (entry.pointer or keyword not in COMBINATORS):  # at the root: TS269's
                 yield Finding(
                     UNSUPPORTED.code,
                     f"OpenAI strict ({why}) does not support '{keyword}'",

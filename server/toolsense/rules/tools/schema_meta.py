@@ -119,7 +119,7 @@ def _meta_error(error: ValidationError) -> MetaError:
     keyword = _keyword(path)
     instance = error.instance
     value = error.validator_value
-    found = f"{json_type_name(instance)} {short_repr(instance, 40)}"
+    found = "null" if instance is None else f"{json_type_name(instance)} {short_repr(instance, 40)}"
     if error.validator == "type":
         expected = [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
         if sorted(expected) == ["boolean", "object"]:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...domain.tool import value_at
 from ...domain.validation import model_findings
 from ...engine.context import CheckContext
-from ...engine.filefacts import mcp_version
+from ...engine.filefacts import checked_mcp_version, mcp_version_told, user_set_version
 from ...engine.findings import Finding, Fix, MoveMember, RenameKey, Severity
 from ...engine.units import Unit
 from ...jsonvalue import JsonValue, json_type_name
@@ -23,13 +23,13 @@ from ...models.definitions import (
 )
 from ...models.dialects import as_dialect
 from ..catalog import CATALOG
-from ..structure import UNKNOWN, WRONG_TYPE, own_keys, own_text
+from ..structure import UNKNOWN, WRONG_TYPE, located, own_keys, own_text
 
 
 @CATALOG.unit_check("tool")
 def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     dialect = unit.dialect or ""
-    version = mcp_version(ctx.facts, ctx.settings.mcp.protocol_version) if dialect == "mcp" else None
+    version = checked_mcp_version(ctx.facts, ctx.settings) if dialect == "mcp" else None
     model = MCP_TOOL_MODELS[version] if version is not None else TOOL_MODELS.get(dialect)
     if model is None:
         return
@@ -39,11 +39,13 @@ def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     subject = tool_subject(unit, version)
     for finding in model_findings(model, own_keys(unit), subject, own_text(unit)):
         if finding.code != UNKNOWN.code:
-            yield finding
+            yield located(finding, subject)
         elif (misplaced := _misplaced(finding, unit.value, dialect)) is not None:
             yield misplaced if version is None else dataclasses.replace(misplaced, severity=Severity.WARNING)
         elif not (dialect == "openai" and finding.pointer in _PLATFORM_KEYS and not ctx.facts.sent_as_is):
-            yield _unknown_tool_key(finding, ctx, version)
+            if version is not None and not _judged_by_version(finding, ctx):
+                continue
+            yield located(_unknown_tool_key(finding, ctx, version), subject)
 
 
 _SCHEMA_KEYWORDS = frozenset({"required", "properties", "additionalProperties", "$defs", "definitions"})
@@ -69,6 +71,16 @@ def _misplaced(finding: Finding, value: JsonValue, dialect: str) -> Finding | No
 _PLATFORM_KEYS = frozenset({("server",), ("async",), ("messages",)})
 """Vapi's documented members beside an OpenAI `function` tool (its webhook, async flag and spoken messages): the
 platform reads them and sends OpenAI only the function, so they are not ours to judge."""
+
+
+def _judged_by_version(finding: Finding, ctx: CheckContext) -> bool:
+    """A member some MCP version has (`execution`, `icons`) is judged by version only when the version is known
+    (stated, set by the user, or implied by the tools' members): under an assumed version it is left alone, never
+    "removed in" a version the file may not speak."""
+    key = finding.data.get("key", "")
+    if key not in MCP_ADDED and key not in MCP_REMOVED:
+        return True
+    return mcp_version_told(ctx.facts, user_set_version(ctx.settings))
 
 
 def _unknown_tool_key(finding: Finding, ctx: CheckContext, version: str | None) -> Finding:
