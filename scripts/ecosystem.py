@@ -4,7 +4,8 @@
 Like ruff's ecosystem check, it shows what a change does to real files nobody here wrote:
 
     python scripts/ecosystem.py              check: fail on an error judged false, or on a finding not judged yet
-    python scripts/ecosystem.py --record     add every finding not judged yet to verdicts.tsv as "?" (to judge)
+    python scripts/ecosystem.py --record     add every finding not judged yet to verdicts.tsv as "?" (to judge),
+                                             and drop the verdicts of findings no longer reported
     python scripts/ecosystem.py --write-docs regenerate docs/accuracy.md (precision and recall)
 
 Each repository of the manifest is rebuilt in its own folder layout (folder globs look at paths) and checked as
@@ -221,6 +222,8 @@ def record(comparison: Comparison) -> None:
     for key, count in comparison.counted.items():
         if key in verdicts:
             verdicts[key]["count"] = str(count)
+    for key in comparison.gone:  # no longer reported: the verdict stays in git's history, not in the file
+        del verdicts[key]
     _write_tsv(VERDICTS, VERDICT_FIELDS, [verdicts[k] for k in sorted(verdicts)])
     if not MISSED.exists():
         _write_tsv(MISSED, MISSED_FIELDS, [])
@@ -253,8 +256,11 @@ def accuracy_markdown(found: list[Found], rows: list[dict[str, str]]) -> str:
             f"| {label} | errors | real | false | debatable | missed | precision (strict) | precision | recall |",
             "|---|---|---|---|---|---|---|---|---|",
         ]
-        for name in sorted(tally):
-            t = tally[name]
+        total: collections.Counter[str] = collections.Counter()
+        for counts in tally.values():
+            total.update(counts)
+        for name in [*sorted(tally), "**all**"]:
+            t = tally[name] if name != "**all**" else total
             errors = sum(v for k, v in t.items() if k != "missed")
             lines.append(
                 f"| {name} | {errors} | {t['real']} | {t['false']} | {t['debatable']} | {t['missed']} | "
