@@ -134,7 +134,9 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
     if isinstance(value.get("toolSpec"), Mapping):
         return Detected("tool", Dialect.BEDROCK)
     if isinstance(value.get("inputSchema"), Mapping) and (named or relaxed):
-        return Detected("tool", Dialect.MCP)
+        # An MCP Tool has no `type`; `type: "function"` beside `inputSchema` is another framework's tool (the
+        # Vercel AI SDK's `{type, name, inputSchema, inputExamples}`), converted before any provider sees it.
+        return Detected("tool", Dialect.MCP) if kind != "function" else None
     if isinstance(value.get("input_schema"), Mapping) and (named or relaxed):
         return Detected("tool", Dialect.ANTHROPIC)
     if isinstance(function, Mapping):
