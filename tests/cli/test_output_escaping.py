@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def _assert_clean(text: str) -> None:
     assert UNSAFE.search(text) is None, repr(UNSAFE.search(text))
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github", "junit"])
 def test_every_format_escapes_hostile_names_keys_and_paths(
     hostile: Path, capsys: pytest.CaptureFixture[str], output_format: str
 ) -> None:
@@ -92,6 +93,9 @@ def test_every_format_escapes_hostile_names_keys_and_paths(
             "tools/evil%3CU+000A%3E::error::INJECTED-PATH%3CU+001B%3E%5B2K/y.tools.json",
         }
         _assert_clean(json.dumps([r["message"]["text"] for r in results], ensure_ascii=False))
+    if output_format == "junit":
+        suites = {suite.get("name") for suite in ET.fromstring(out).iter("testsuite")}  # well-formed XML
+        assert suites == {"tools/x.tools.json", "tools/evil<U+000A>::error::INJECTED-PATH<U+001B>[2K/y.tools.json"}
 
 
 def test_lsp_diagnostic_messages_are_escaped() -> None:
