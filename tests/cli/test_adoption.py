@@ -85,6 +85,14 @@ def test_a_baseline_that_cannot_be_read_is_a_usage_error(tmp_path: Path) -> None
     alone = run_cli(["check", ".", "--update-baseline"], cwd=tmp_path)
     assert alone.returncode == 2
     assert alone.stderr == "toolsense: --update-baseline needs --baseline FILE (the file to write)\n"
+    (tmp_path / "elsewhere.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "linked.json").symlink_to(tmp_path / "elsewhere.json")
+    linked = run_cli(["check", "weather.tools.json", "--baseline", "linked.json", "--update-baseline"], cwd=tmp_path)
+    assert linked.returncode == 2
+    assert linked.stderr == (
+        "toolsense: cannot write baseline linked.json: it is a symbolic link (toolsense never writes through a link)\n"
+    )
+    assert (tmp_path / "elsewhere.json").read_text(encoding="utf-8") == "{}"
 
 
 def test_ignore_comments_suppress_a_code_for_the_member_below_or_on_their_line(tmp_path: Path) -> None:
@@ -185,3 +193,27 @@ def test_junit_xml_has_a_suite_per_file_and_a_failing_case_per_error_or_warning(
     assert cases["TS241 8:9"].findtext("system-out") == (
         "weather.tools.json:8:9: information TS241 Parameter 'city' has no description"
     )
+
+
+def test_a_check_of_some_files_keeps_the_baseline_of_the_others(tmp_path: Path) -> None:
+    _write(tmp_path / "a.tools.json", [_tool("get_a")])
+    _write(tmp_path / "b.tools.json", [_tool("get_b")])
+    run_cli(["check", "a.tools.json", "b.tools.json", "--baseline", "base.json", "--update-baseline"], cwd=tmp_path)
+    _write(tmp_path / "a.tools.json", [_tool("get_a", described=True)])
+    some = run_cli(["check", "a.tools.json", "--baseline", "base.json", "--update-baseline"], cwd=tmp_path)
+    assert some.stderr == "toolsense: wrote 3 findings to the baseline base.json\n"
+    entries = json.loads((tmp_path / "base.json").read_text(encoding="utf-8"))["findings"]
+    assert sorted((e["file"], e["code"]) for e in entries) == [
+        ("a.tools.json", "TS220"),
+        ("b.tools.json", "TS220"),
+        ("b.tools.json", "TS241"),
+    ]
+    only_a = run_cli(["check", "a.tools.json", "--baseline", "base.json"], cwd=tmp_path)
+    assert _lines(only_a.stdout) == ["Checked 1 file: no problems"]  # b's entries are not "fixed": not checked
+    (tmp_path / "b.tools.json").unlink()
+    gone = run_cli(["check", "a.tools.json", "--baseline", "base.json"], cwd=tmp_path)
+    assert [line.split(" Fixed: ")[-1] for line in _lines(gone.stdout) if "TS019" in line] == [
+        "TS220 in tool 'get_b' at /input_schema is no longer reported; --update-baseline drops its entry",
+        "TS241 in tool 'get_b' at /input_schema/properties/city is no longer reported; "
+        "--update-baseline drops its entry",
+    ]

@@ -96,13 +96,16 @@ def write_baseline(path: Path, results: dict[Path, list[Diagnostic]]) -> int:
     )
     kept = [_entry(key, message) for key, message in entries]
     if path.is_file():
-        with contextlib.suppress(BaselineError, OSError, json.JSONDecodeError, UnicodeDecodeError):
+        with contextlib.suppress(BaselineError, OSError, ValueError):  # not a baseline yet: written anew
+            keys = read_baseline(path)  # checks the shape the next line reads
             old = json.loads(path.read_text(encoding="utf-8"))["findings"]
-            kept += [e for e, key in zip(old, read_baseline(path), strict=True) if _elsewhere(key, checked, folder)]
+            kept += [e for e, key in zip(old, keys, strict=True) if _elsewhere(key, checked, folder)]
     kept.sort(key=lambda e: (e["file"], e["tool"], e["pointer"], e["code"], e.get("message", "")))
     document = {"version": FORMAT_VERSION, "findings": kept}
-    try:
-        path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    from ..safe_write import write_file_atomically
+
+    try:  # as --fix writes: a temporary file renamed over the old one, never through a link
+        write_file_atomically(path, (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     except OSError as error:
         raise BaselineError(f"cannot write baseline {path}: {error.strerror}") from error
     return len(kept)
