@@ -325,7 +325,11 @@ def suppress_quick_fixes(
     if od.document.has_error:
         return []  # as for the fixes: nothing is written while the text does not parse
     diagnostics = od.report.diagnostics
-    converted = [to_lsp_diagnostic(d, server.caps.related_information) for d in diagnostics]
+    converted = od.diagnostics  # as published; converted again only when they are not these diagnostics
+    if len(converted) != len(diagnostics) or any(
+        str(lsp.code) != d.code or lsp.message != d.message for lsp, d in zip(converted, diagnostics, strict=True)
+    ):
+        converted = [to_lsp_diagnostic(d, server.caps.related_information) for d in diagnostics]
     actions: list[types.CodeAction] = []
     done: set[tuple[str, str]] = set()
     comments: bool | None = None
