@@ -28,7 +28,7 @@ _EnvValue = str | int | float | bool | None
 
 
 class _Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built when a configuration file is read
 
     type: str | None = Field(
         None,
@@ -64,7 +64,7 @@ class ClaudeServer(_Entry):
 
 
 class VsCodeInput(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     type: Literal["promptString", "pickString", "command"] = Field(
         description="promptString: ask for text; pickString: choose one of `options`; command: run a command."
@@ -79,7 +79,7 @@ class VsCodeInput(BaseModel):
 class VsCodeConfig(BaseModel):
     """VS Code MCP configuration (`.vscode/mcp.json`)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     servers: dict[str, VsCodeServer] = Field(description="The MCP servers, by name.")
     inputs: list[VsCodeInput] | None = Field(
@@ -90,7 +90,7 @@ class VsCodeConfig(BaseModel):
 class ClaudeConfig(BaseModel):
     """MCP configuration with `mcpServers` (Claude Code `.mcp.json`, Claude Desktop, Cursor)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     mcpServers: dict[str, ClaudeServer] = Field(description="The MCP servers, by name.")
 
