@@ -195,25 +195,25 @@ export function runStep(step: Step, storageDir: string, log: (line: string) => v
   });
 }
 
-/** What to tell the user when a step failed: what failed, and what to do. */
+/** What to tell the user when a step failed, in two lines: what failed (with pip's own last error), and what to
+ * do. The buttons (Show Log, Reinstall, Set Interpreter) and the log say the rest. */
 export function failureMessage(step: Step, result: StepResult): string {
   const output = result.tail.join('\n');
   const last = result.spawnError ?? [...result.tail].reverse().find((l) => /error/i.test(l)) ?? result.tail[result.tail.length - 1] ?? '';
-  const what = `Setting up the bundled toolsense server failed while ${step.title}: ${step.tool} ${result.exitCode === null ? 'could not run' : `exited with ${result.exitCode}`}${last ? ` (${last.trim().slice(0, 300)})` : ''}.`;
+  const what = `Setting up the bundled server failed: ${step.tool} ${result.exitCode === null ? 'could not run' : `exited with ${result.exitCode}`}${last ? ` (${last.trim().slice(0, 160)})` : ''}.`;
   let todo: string;
   if (/ensurepip|No module named venv|python3?-venv/i.test(output)) {
-    todo = 'This Python cannot create virtual environments: on Debian/Ubuntu install python3-venv (`sudo apt install python3-venv`), then run "toolsense: Reinstall Bundled Server".';
+    todo = 'This Python cannot create environments: install python3-venv (`sudo apt install python3-venv`), then Reinstall.';
   } else if (
     /No matching distribution|Could not find a version|NewConnectionError|Failed to establish|Temporary failure in name resolution|ProxyError|SSLError|timed out|Network is unreachable|connection/i.test(
       output,
     )
   ) {
-    todo =
-      'The Python package index, where its dependencies come from, could not be reached: check the network or pip\'s proxy/index settings (PIP_INDEX_URL), then run "toolsense: Reinstall Bundled Server"; or set "toolsense.interpreter" to a Python that has toolsense installed.';
+    todo = 'The package index could not be reached: use the platform .vsix (it carries every wheel) or a Python with toolsense.';
   } else {
-    todo = 'See the toolsense log for the full output, then run "toolsense: Reinstall Bundled Server", or set "toolsense.interpreter" to a Python that has toolsense installed.';
+    todo = 'See the log, then Reinstall or set toolsense.interpreter.';
   }
-  return `${what} ${todo} The commands and their output are in the log.`;
+  return `${what}\n${todo}`;
 }
 
 /**

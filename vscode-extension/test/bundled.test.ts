@@ -102,8 +102,9 @@ describe('failureMessage', () => {
       exitCode: 1,
       tail: ['The virtual environment was not created successfully because ensurepip is not', 'available.  On Debian/Ubuntu systems, you need to install the python3-venv'],
     });
-    assert.match(m, /^Setting up the bundled toolsense server failed while creating a private Python environment with \/usr\/bin\/python3: \/usr\/bin\/python3 -m venv exited with 1 \(/);
+    assert.match(m, /^Setting up the bundled server failed: \/usr\/bin\/python3 -m venv exited with 1 \(/);
     assert.match(m, /sudo apt install python3-venv/);
+    assert.equal(m.split('\n').length, 2);
   });
   it('offline: the index could not be reached', () => {
     const m = failureMessage(pip, {
@@ -111,10 +112,7 @@ describe('failureMessage', () => {
       exitCode: 1,
       tail: ["WARNING: Retrying ... NewConnectionError('Failed to establish a new connection')", 'ERROR: No matching distribution found for pydantic<3,>=2.10'],
     });
-    assert.match(m, /dependencies \(from the Python package index\): pip install exited with 1 \(ERROR: No matching distribution found for pydantic<3,>=2\.10\)\./);
-    assert.match(m, /The Python package index, where its dependencies come from, could not be reached/);
-    assert.match(m, /The commands and their output are in the log\.$/);
-    assert.match(m, /toolsense: Reinstall Bundled Server/);
+    assert.equal(m, 'Setting up the bundled server failed: pip install exited with 1 (ERROR: No matching distribution found for pydantic<3,>=2.10).\nThe package index could not be reached: use the platform .vsix (it carries every wheel) or a Python with toolsense.');
   });
   it('a command that could not start', () => {
     assert.match(failureMessage(venv, { ok: false, exitCode: null, tail: [], spawnError: 'spawn ENOENT' }), /could not run \(spawn ENOENT\)/);

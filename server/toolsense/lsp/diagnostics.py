@@ -23,6 +23,8 @@ from .state import OpenDocument
 log = logging.getLogger(__name__)
 
 IDENTIFIER = "toolsense"
+GONE = "gone"
+"""The result id of an empty report for a file that is no longer ours to report on."""
 
 
 async def wait_for_debounce(server: ToolsenseServer, od: OpenDocument) -> None:
@@ -122,5 +124,14 @@ def register(server: ToolsenseServer) -> None:
                     types.WorkspaceFullDocumentDiagnosticReport(
                         uri=uri, version=None, items=diagnostics, result_id=result_id
                     )
+                )
+        # A file the client still holds problems for that is neither open nor ours (a closed file a folder glob
+        # pointed at, with its TS007 note): emptied once, so no entry stays in Problems.
+        reported = {item.uri for item in items}
+        for uri, result_id in previous.items():
+            known = uri in reported or uri in server.documents or uri in server.workspace_files
+            if result_id != GONE and not known:
+                items.append(
+                    types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=None, items=[], result_id=GONE)
                 )
         return types.WorkspaceDiagnosticReport(items=items)
