@@ -56,6 +56,15 @@
 //                                                     (with `tools` tools) and become the active editor, each of
 //                                                     `problems` [{severity, message, line, column}] (1-based) must
 //                                                     be listed for it, and the entry get the problem `summary`
+//   content        {quiet: {url, path, storageDir, logsDir}, tool: {url, path, tool, hoverLine, hoverColumn, fix: {line,
+//                  column, key, titleRegex}}}
+//                                                 optional, instead of the above (issue 24): `quiet` is a folder of
+//                                                     unrelated JSON (tools/catalog.json): opening `path` starts no
+//                                                     environment, shows no status item, no notification, nothing in
+//                                                     Problems; then `tool`, a folder whose tool file has an unusual
+//                                                     name, on a fresh profile with the package index unreachable:
+//                                                     squiggles (time from opening the file), hover, outline (the
+//                                                     tool's name) and a quick fix
 //   timeoutMs      per wait (default 30000)
 //
 // Every check runs even if an earlier one failed; the result is one JSON line on stdout, prefixed `RESULT `,
@@ -267,13 +276,15 @@ async function noToolsense() {
     // Proof that VS Code processed the JSON file's activation events: its own JSON support was activated.
     await waitFor('VS Code to activate its JSON support for the opened file', async () =>
       /_doActivateExtension vscode\.json-language-features/.test(readLogs(noUi.logsDir, () => true)));
+    // toolsense activates on JSON too, then looks at the files' first bytes: no dialect's key, nothing starts.
+    await waitFor('toolsense to find no work', async () =>
+      /No file with tool definitions/.test(readLogs(noUi.logsDir, (f) => f.includes('toolsense'))));
     const activations = readLogs(noUi.logsDir, () => true).match(/_doActivateExtension \S+/g) ?? [];
-    const ours = activations.filter((a) => a.includes('toolsense'));
     const labels = await statusLabels();
     const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
     await shot('no-ui');
-    if (ours.length || labels.length || toasts.length) {
-      throw new Error(`toolsense showed up: activations ${JSON.stringify(ours)}, status ${JSON.stringify(labels)}, notifications ${JSON.stringify(toasts)}`);
+    if (labels.length || toasts.length) {
+      throw new Error(`toolsense showed up: status ${JSON.stringify(labels)}, notifications ${JSON.stringify(toasts)}`);
     }
     return `activated: ${JSON.stringify(activations.map((a) => a.split(' ')[1]))}; no toolsense status item or notification`;
   });
@@ -417,12 +428,24 @@ async function mcpChecks() {
       (await statusLabels()).find((l) => l.includes('toolsense: ready')), mcp.setupTimeoutMs, 500);
     if (!label.includes('bundled server')) throw new Error(`not the bundled server: ${label}`);
     const log = readLogs(mcp.logsDir, (f) => f.includes('toolsense'));
-    if (!/\$ \S+ -I -m pip install .*bundled\/toolsense-[^ ]+\.whl\[mcp\]/.test(log)) {
+    if (!/\$ \S+ -I (?:-m pip|\S+\.whl\/pip) install .*bundled\/toolsense-[^ ]+\.whl\[mcp\]/.test(log)) {
       throw new Error(`the log does not show pip installing the wheel with the mcp extra:\n${log.slice(-3000)}`);
     }
     return `status ${JSON.stringify(label)}`;
   });
 
+  await check('trust-restart', async () => {
+    // Trusting restarts the server once (not once for the trust and again for the settings it unlocked).
+    await page.waitForTimeout(3000);
+    const log = readLogs(mcp.logsDir, (f) => f.includes('toolsense'));
+    const starts = log.match(/Starting \([^)]*\)/g) ?? [];
+    const trusted = starts.filter((s) => s.includes('workspace trusted'));
+    if (trusted.length !== 1 || starts.length > 2) throw new Error(`starts: ${JSON.stringify(starts)}`);
+    if (/ERR_STREAM_WRITE_AFTER_END/.test(log)) throw new Error('ERR_STREAM_WRITE_AFTER_END in the log');
+    return `starts: ${JSON.stringify(starts)}`;
+  });
+
+  const progressSeen = {};
   for (const c of mcp.cases) {
     await check(`code-lens ${c.config}`, async () => {
       await openExactly(c.config);
@@ -441,6 +464,13 @@ async function mcpChecks() {
       }
       const started = Date.now();
       await lens.first().click();
+      // Feedback while the server is started and listed: the lens says "checking…", a cancellable notification.
+      progressSeen[c.config] = await waitFor('progress on the lens or a notification', async () => {
+        const lenses = await page.locator('.editor-instance .codelens-decoration').allInnerTexts();
+        const toasts = await notificationTexts();
+        const seen = [...lenses.filter((t) => t.includes('checking')), ...toasts.filter((t) => t.includes('listing its tools'))];
+        return seen.length ? seen : undefined;
+      }, 10_000, 50).catch(() => []);
 
       // The snapshot is written and opened (window/showDocument, focused).
       const snapshotBase = path.basename(c.snapshot);
@@ -470,6 +500,94 @@ async function mcpChecks() {
       return `snapshot opened ${opened} ms after the click; ${snapshotRows.length} of its problem rows shown; entry: ${problemLabel(c.summary)}`;
     });
   }
+  await check('lens-progress', async () => {
+    if (!Object.values(progressSeen).some((seen) => seen.length)) throw new Error(`no progress seen: ${JSON.stringify(progressSeen)}`);
+    return JSON.stringify(progressSeen);
+  });
+}
+
+// ---- content decides (issue 24) ----------------------------------------------------------------------
+
+function outlineRows() {
+  return readRows('.outline-pane .monaco-list-row, .outline-tree .monaco-list-row');
+}
+
+async function contentChecks() {
+  const { quiet, tool } = config.content;
+  await check('quiet-folder', async () => {
+    await openFile(quiet.path);
+    await waitFor('toolsense to find no work', async () =>
+      /No file with tool definitions/.test(readLogs(quiet.logsDir, (f) => f.includes('toolsense'))), 30_000);
+    await page.waitForTimeout(3000); // anything late would show now
+    const labels = await statusLabels();
+    const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
+    await showProblems('');
+    const problems = (await problemRows()).filter((r) => r.includes('toolsense'));
+    const environment = fs.existsSync(path.join(quiet.storageDir, 'venv'));
+    await shot('quiet-folder');
+    if (labels.length || toasts.length || problems.length || environment) {
+      throw new Error(`not quiet: status ${JSON.stringify(labels)}, notifications ${JSON.stringify(toasts)}, problems ${JSON.stringify(problems)}, environment ${environment}`);
+    }
+    return 'no environment, no status item, no notification, nothing in Problems';
+  });
+
+  await check('unusual-name', async () => {
+    await page.goto(tool.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const opened = Date.now();
+    await openFile(tool.path);
+    await waitFor('a squiggle in the editor', async () =>
+      (await page.locator('.editor-instance .squiggly-error, .editor-instance .squiggly-warning').count()) > 0, 120_000, 100);
+    const squiggles = Date.now() - opened;
+    timings.squigglesAfterOpenMs = squiggles;
+    log(`squiggles ${squiggles} ms after opening ${tool.path}`);
+    await shot('unusual-name');
+    return `squiggles ${(squiggles / 1000).toFixed(1)} s after opening ${tool.path} on a fresh profile, package index unreachable`;
+  });
+
+  await check('hover', async () => {
+    await gotoPosition(tool.hoverLine, tool.hoverColumn);
+    const hover = page.locator('.monaco-hover').filter({ visible: true });
+    const text = await waitFor('a hover', async () => {
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+I');
+      await page.waitForTimeout(500);
+      const t = (await hover.allInnerTexts()).join(' ');
+      return /inputSchema|JSON Schema|input/i.test(t) ? t : undefined;
+    }, 20_000, 500);
+    await page.keyboard.press('Escape');
+    return text.replace(/\s+/g, ' ').slice(0, 200);
+  });
+
+  await check('outline', async () => {
+    await runCommand('Explorer: Focus on Outline View');
+    const rows = await waitFor(`the tool ${tool.tool} in the outline`, async () => {
+      const r = await outlineRows();
+      return r.some((x) => x.includes(tool.tool)) ? r : undefined;
+    }, 20_000);
+    await shot('outline');
+    return JSON.stringify(rows.slice(0, 6));
+  });
+
+  await check('quickfix', async () => {
+    await openFile(tool.path);
+    const fix = tool.fix;
+    await gotoPosition(fix.line, fix.column + 1);
+    const menu = page.locator('.action-widget').filter({ visible: true });
+    const titles = await waitFor('the quick fix menu', async () => {
+      await page.keyboard.press('Control+.');
+      await page.waitForTimeout(800);
+      const t = await menu.locator('.monaco-list-row').allInnerTexts();
+      if (t.some((x) => new RegExp(fix.titleRegex, 'i').test(x))) return t;
+      await page.keyboard.press('Escape');
+      return undefined;
+    }, 30_000, 500);
+    await menu.locator('.monaco-list-row').filter({ hasText: new RegExp(fix.titleRegex, 'i') }).first().click();
+    await save();
+    const text = readWorkspaceFile(tool.path);
+    if (text.includes(`"${fix.key}"`)) throw new Error(`the key ${fix.key} is still there:\n${text}`);
+    return `applied ${JSON.stringify(titles.find((x) => new RegExp(fix.titleRegex, 'i').test(x)))}`;
+  });
 }
 
 // ---- the run ---------------------------------------------------------------------------------------
@@ -507,6 +625,10 @@ async function main() {
       await mcpChecks();
       return;
     }
+    if (config.content) {
+      await contentChecks();
+      return;
+    }
 
     // (s) the bundled server sets itself up: no setting, no Python with toolsense on the machine.
     const setup = config.setup;
@@ -524,7 +646,7 @@ async function main() {
         mark('ready');
         const log = readLogs(setup.logsDir, (f) => f.includes('toolsense'));
         const venv = /\$ \S+ -m venv --clear (\S+)/.exec(log);
-        const pip = /\$ \S+ -I -m pip install .*bundled\/toolsense-[^ ]+\.whl/.exec(log);
+        const pip = /\$ \S+ -I (?:-m pip|\S+\.whl\/pip) install .*bundled\/toolsense-[^ ]+\.whl/.exec(log);
         if (!venv || !pip) throw new Error(`the log does not show the venv and pip commands:\n${log.slice(-3000)}`);
         if (!ready.includes('bundled server')) throw new Error(`the status item does not say the bundled server runs: ${ready}`);
         if (![...labels].some((l) => l.includes('setting up the bundled server'))) {

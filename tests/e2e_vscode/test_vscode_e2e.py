@@ -181,7 +181,11 @@ def vsix(prerequisites: str | None) -> Path | None:
     assert npm is not None
     if not (EXTENSION_DIR / "node_modules" / ".bin" / "vsce").exists():
         subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=EXTENSION_DIR, check=True, timeout=600)
-    run = subprocess.run([npm, "run", "package"], cwd=EXTENSION_DIR, capture_output=True, text=True, timeout=600)
+    # The platform .vsix: the toolsense wheel and every dependency wheel for this Python (PYTHON builds them).
+    env = {**os.environ, "PYTHON": os.environ.get("PYTHON", sys.executable)}
+    run = subprocess.run(
+        [npm, "run", "package"], cwd=EXTENSION_DIR, capture_output=True, text=True, timeout=900, env=env
+    )
     assert run.returncode == 0, f"npm run package failed:\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}"
     assert target.exists(), f"{target} was not produced:\n{run.stdout[-2000:]}"
     return target
@@ -798,7 +802,7 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
     report = _report(f"VS Code e2e, MCP code lens ({time.monotonic() - started:.1f} s)", checks, timings, [])
     print(report)
     failed = [name for name, check in checks.items() if not check["ok"]]
-    expected = ["trust", "setup", *(f"code-lens {c.config}" for c in cases)]
+    expected = ["trust", "setup", "trust-restart", *(f"code-lens {c.config}" for c in cases), "lens-progress"]
     missing = [name for name in expected if name not in checks]
     assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"
     # The snapshots are the files the command wrote, with the servers' tools in a stable order.
@@ -807,3 +811,102 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
         assert snapshot["serverInfo"]["name"] == Path(case.snapshot).name.removesuffix(".tools.json")
         names = [tool["name"] for tool in snapshot["tools"]]
         assert len(names) == case.tools and names == sorted(names)
+
+
+# --- Content decides (issue 24) ---------------------------------------------------------------------------
+UNUSUAL_TOOL_FILE = "agents/mcp-tools.json"
+UNUSUAL_TOOL = """[
+  {
+    "name": "search_docs",
+    "descripton": "Search the documentation for a phrase.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {"query": {"type": "string", "description": "Words to look for"}},
+      "required": ["query"]
+    }
+  }
+]
+"""
+CATALOG = """{
+  "tools": [
+    {"name": "ripgrep", "homepage": "https://github.com/BurntSushi/ripgrep", "license": "MIT"},
+    {"name": "jq", "homepage": "https://jqlang.org", "license": "MIT"}
+  ]
+}
+"""
+
+
+def _offline_pip(tmp: Path) -> dict[str, str]:
+    """pip as on a machine without network: an index nobody listens on, no configuration, an empty cache."""
+    return {
+        "PIP_INDEX_URL": f"http://127.0.0.1:{_free_port()}/simple",
+        "PIP_CONFIG_FILE": os.devnull,
+        "PIP_FIND_LINKS": "",
+        "PIP_RETRIES": "0",
+        "PIP_TIMEOUT": "5",
+        "PIP_CACHE_DIR": str(tmp / "empty-pip-cache"),
+    }
+
+
+def test_vscode_content_decides_and_the_platform_vsix_runs_offline(
+    prerequisites: str | None, vsix: Path | None, tmp_path: Path
+) -> None:
+    """A folder of unrelated JSON (`tools/catalog.json`) stays quiet; then, on the same fresh profile with the
+    package index unreachable, a tool file with an unusual name gets squiggles (timed from opening it), hover,
+    outline and a quick fix."""
+    if prerequisites is not None:
+        pytest.fail(prerequisites, pytrace=False)
+    assert vsix is not None
+    quiet = tmp_path / "catalog-project"
+    (quiet / "tools").mkdir(parents=True)
+    (quiet / "tools" / "catalog.json").write_text(CATALOG, encoding="utf-8")
+    (quiet / "package.json").write_text('{"name": "demo", "version": "1.0.0"}\n', encoding="utf-8")
+    project = tmp_path / "agent-project"
+    (project / "agents").mkdir(parents=True)
+    (project / UNUSUAL_TOOL_FILE).write_text(UNUSUAL_TOOL, encoding="utf-8")
+    hover_line, hover_col, _ = _position(UNUSUAL_TOOL, '"inputSchema"', '"inputSchema"', after=False)
+    fix_line, fix_col, _ = _position(UNUSUAL_TOOL, '"descripton"', '"descripton"', after=False)
+    user_data = tmp_path / "user-data-content"
+    _write_user_settings(user_data)
+    path = f"{_python_without_toolsense(tmp_path)}{os.pathsep}{os.environ.get('PATH', '')}"
+    started = time.monotonic()
+    server = _code_server(
+        vsix, user_data, tmp_path / "extensions-content", quiet, path, tmp_path, _offline_pip(tmp_path)
+    )
+    with server as (port, _):
+        config = {
+            "url": f"http://127.0.0.1:{port}/?folder={quiet}",
+            "workspace": str(project),
+            "artifacts": str(ARTIFACTS),
+            "chromium": str(CHROMIUM),
+            "timeoutMs": 30_000,
+            "content": {
+                "quiet": {
+                    "path": "tools/catalog.json",
+                    "storageDir": str(user_data / "User" / "globalStorage" / "toolsense.toolsense"),
+                    "logsDir": str(user_data / "logs"),
+                },
+                "tool": {
+                    "url": f"http://127.0.0.1:{port}/?folder={project}",
+                    "path": UNUSUAL_TOOL_FILE,
+                    "tool": "search_docs",
+                    "hoverLine": hover_line,
+                    "hoverColumn": hover_col + 2,
+                    "fix": {
+                        "line": fix_line,
+                        "column": fix_col,
+                        "key": "descripton",
+                        "titleRegex": "rename.*description",
+                    },
+                },
+            },
+        }
+        checks, timings, drive_log = _drive(config, tmp_path, "content")
+    if (user_data / "logs").is_dir():
+        shutil.copytree(user_data / "logs", ARTIFACTS / "vscode-logs-content", dirs_exist_ok=True)
+    report = _report(f"VS Code e2e, content decides ({time.monotonic() - started:.1f} s)", checks, timings, [])
+    print(report)
+    failed = [name for name, check in checks.items() if not check["ok"]]
+    expected = ["quiet-folder", "unusual-name", "hover", "outline", "quickfix"]
+    missing = [name for name in expected if name not in checks]
+    assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"

@@ -41,7 +41,8 @@ if (process.argv.includes('--wheelhouse')) {
   const versions = (process.env.TOOLSENSE_WHEEL_PYTHONS || '').split(',').map((v) => v.trim()).filter(Boolean);
   for (const version of versions.length ? versions : [undefined]) {
     const args = version ? [...base, '--python-version', version] : base;
-    execFileSync(python, [...args, `${path.join(out, wheels[0])}[${EXTRAS.join(',')}]`], { stdio: ['ignore', 'ignore', 'inherit'] });
+    // pip itself too: the extension runs pip from its wheel in an environment made without pip (fast).
+    execFileSync(python, [...args, `${path.join(out, wheels[0])}[${EXTRAS.join(',')}]`, 'pip'], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   fs.rmSync(path.join(out, 'wheels', wheels[0]), { force: true });
 }

@@ -22,6 +22,9 @@ export interface BundledWheel {
   size: number;
   /** A directory of dependency wheels (platform-specific .vsix): installed with --no-index from there. */
   wheelhouse?: string;
+  /** pip's own wheel in the wheelhouse: pip runs from it (`python pip.whl/pip install`), so the environment is made
+   * without pip (`venv --without-pip` takes a fraction of a second; ensurepip takes many). */
+  pip?: string;
 }
 
 const WHEEL = /^toolsense-([0-9][^-]*)-py3-none-any\.whl$/;
@@ -43,13 +46,16 @@ export function findBundledWheel(extensionDir: string): BundledWheel | undefined
   }
   const full = path.join(dir, file);
   const wheelhouse = path.join(dir, 'wheels');
-  const hasWheelhouse = fs.existsSync(wheelhouse) && fs.readdirSync(wheelhouse).some((n) => n.endsWith('.whl'));
+  const houseFiles = fs.existsSync(wheelhouse) ? fs.readdirSync(wheelhouse) : [];
+  const hasWheelhouse = houseFiles.some((n) => n.endsWith('.whl'));
+  const pip = houseFiles.filter((n) => /^pip-[0-9][^-]*-py3-none-any\.whl$/.test(n)).sort().pop();
   return {
     path: full,
     file,
     version: WHEEL.exec(file)![1],
     size: fs.statSync(full).size,
     ...(hasWheelhouse ? { wheelhouse } : {}),
+    ...(hasWheelhouse && pip ? { pip: path.join(wheelhouse, pip) } : {}),
   };
 }
 
@@ -110,16 +116,19 @@ export function requirement(wheel: BundledWheel): string {
 /** The commands that install `wheel` (with EXTRAS) into a fresh private environment made from `basePython`. */
 export function installSteps(basePython: string, storageDir: string, wheel: BundledWheel): Step[] {
   const venv = venvDir(storageDir);
-  const pip = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
+  const fromWheel = wheel.wheelhouse !== undefined && wheel.pip !== undefined;
+  const pip = [...(fromWheel ? [`${wheel.pip}/pip`] : ['-m', 'pip']), 'install', '--disable-pip-version-check', '--no-input'];
   if (wheel.wheelhouse) {
-    pip.push('--no-index', '--find-links', wheel.wheelhouse);
+    // Every wheel is here: no index, and no byte-compiling of whole packages (the server's first start compiles
+    // the modules it imports).
+    pip.push('--no-compile', '--no-index', '--find-links', wheel.wheelhouse);
   }
   return [
     {
       title: `creating a private Python environment with ${basePython}`,
       tool: `${basePython} -m venv`,
       command: basePython,
-      args: ['-m', 'venv', '--clear', venv],
+      args: ['-m', 'venv', '--clear', ...(fromWheel ? ['--without-pip'] : []), venv],
       // Not -I for the user's Python: a `py` launcher or a pyenv shim may rely on its environment variables.
       isolated: false,
     },

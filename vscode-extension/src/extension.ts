@@ -37,6 +37,7 @@ import {
 } from './bundled';
 import { FILE_GLOB, LANGUAGES, headHasWork, HEAD_BYTES, FILE_BUDGET, scanFiles } from './activation';
 import { compareVersions, resolveServer, type Resolution } from './interpreter';
+import { literalsOfferedByJson, withoutDoubles } from './completionDedupe';
 import { CHECK_COMMAND, LensProgress } from './lensProgress';
 import { pythonLaunch, probeInterpreter } from './probe';
 import { RestartPolicy } from './restartPolicy';
@@ -507,6 +508,14 @@ class Controller implements vscode.Disposable {
         provideFoldingRanges: (document, context, token, next) =>
           document.languageId === 'jsonl' ? next(document, context, token) : null,
         provideCodeLenses: async (document, token, next) => this.lensProgress.mark(await next(document, token)),
+        provideCompletionItem: async (document, position, context, token, next) => {
+          const result = await next(document, position, context, token);
+          if (!result || document.languageId === 'jsonl') return result;
+          const offered = literalsOfferedByJson(document.getText(), document.offsetAt(position));
+          return Array.isArray(result)
+            ? withoutDoubles(result, offered)
+            : new vscode.CompletionList(withoutDoubles(result.items, offered), result.isIncomplete);
+        },
         executeCommand: (command, args, next) =>
           command === CHECK_COMMAND ? this.lensProgress.run(command, args) : next(command, args),
         workspace: {

@@ -89,7 +89,22 @@ describe('the private environment', () => {
     ]);
     assert.equal(steps[1].args[steps[1].args.length - 1], '/ext/bundled/toolsense-0.1.0-py3-none-any.whl[mcp]');
     const offline = installSteps('python3', '/storage', { ...wheel, wheelhouse: '/ext/bundled/wheels' });
-    assert.match(commandLine(offline[1]), /--no-index --find-links \/ext\/bundled\/wheels "\/ext\/bundled\/toolsense-0\.1\.0-py3-none-any\.whl\[mcp\]"$/);
+    assert.match(commandLine(offline[1]), /--no-compile --no-index --find-links \/ext\/bundled\/wheels "\/ext\/bundled\/toolsense-0\.1\.0-py3-none-any\.whl\[mcp\]"$/);
+  });
+
+  it('with pip in the wheelhouse: an environment without pip, and pip run from its wheel', () => {
+    const wheel = {
+      path: '/ext/bundled/toolsense-0.1.0-py3-none-any.whl',
+      file: 'toolsense-0.1.0-py3-none-any.whl',
+      version: '0.1.0',
+      size: 1,
+      wheelhouse: '/ext/bundled/wheels',
+      pip: '/ext/bundled/wheels/pip-26.3-py3-none-any.whl',
+    };
+    assert.deepEqual(installSteps('python3', '/storage', wheel).map(commandLine), [
+      'python3 -m venv --clear --without-pip /storage/venv',
+      `${venvPython('/storage/venv')} -I /ext/bundled/wheels/pip-26.3-py3-none-any.whl/pip install --disable-pip-version-check --no-input --no-compile --no-index --find-links /ext/bundled/wheels "/ext/bundled/toolsense-0.1.0-py3-none-any.whl[mcp]"`,
+    ]);
   });
 });
 
