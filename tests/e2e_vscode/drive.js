@@ -411,6 +411,8 @@ async function mcpChecks() {
     const restricted = page.locator('#workbench\\.parts\\.statusbar').getByText('Restricted Mode');
     await restricted.first().waitFor({ state: 'visible', timeout: 60_000 });
     await shot('restricted-mode');
+    // The server starts in Restricted Mode first (its status item shows), so trusting must restart it once.
+    await waitFor('toolsense to start in Restricted Mode', async () => (await statusLabels()).length > 0, 60_000);
     await runCommand('Workspaces: Manage Workspace Trust');
     const editor = page.locator('.workspace-trust-editor').filter({ visible: true });
     await editor.first().waitFor({ state: 'visible', timeout: 20_000 });
