@@ -43,9 +43,9 @@
 //                                                     machine without Python) shows exactly one toolsense notification
 //                                                     naming what was looked for and the setting
 //   installFailure {settingsFile, interpreter, logsDir}
-//                                                 optional: then toolsense.interpreter names a Python without
-//                                                     toolsense while the package index is unreachable: exactly one
-//                                                     new notification says what failed and what to do
+//                                                 optional: then toolsense.interpreter names a Python that cannot
+//                                                     create environments (no venv module): exactly one new
+//                                                     notification says, in two lines, what failed and what to do
 //   mcp            {setupTimeoutMs, logsDir, cases: [{config, server, snapshot, tools, problems, summary}]}
 //                                                 optional, instead of the above: in a folder whose MCP configuration
 //                                                     files name real SDK servers, with workspace trust on: the
@@ -323,17 +323,20 @@ async function noToolsense() {
     fs.mkdirSync(path.dirname(failure.settingsFile), { recursive: true });
     fs.writeFileSync(failure.settingsFile, JSON.stringify({ 'toolsense.interpreter': failure.interpreter }, null, 2));
     const toast = await waitFor('the set-up failure notification', async () =>
-      (await notificationTexts()).find((t) => t.includes('Setting up the bundled toolsense server failed')), 180_000, 500);
-    for (const expected of ['pip install exited with 1', 'could not be reached', 'Reinstall Bundled Server']) {
+      (await notificationTexts()).find((t) => t.includes('Setting up the bundled server failed')), 180_000, 500);
+    for (const expected of ['-m venv exited with 1', 'install python3-venv', 'Reinstall']) {
       if (!toast.includes(expected)) throw new Error(`the notification does not say ${JSON.stringify(expected)}: ${toast}`);
     }
+    // The set-up's progress notification closes as the failure shows (a set-up from the carried wheels fails fast).
+    await waitFor('the progress notification to close', async () =>
+      !(await notificationTexts()).some((t) => t.includes('toolsense: setting up the bundled server')), 10_000);
     const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
     await shot('install-failure');
     if (toasts.length !== 1) throw new Error(`expected one toolsense notification, got ${JSON.stringify(toasts)}`);
     const label = (await statusLabels()).find((l) => l.includes('toolsense'));
     if (label !== 'toolsense: set-up failed') throw new Error(`status item: ${label}`);
     const log = readLogs(failure.logsDir, (f) => f.includes('toolsense'));
-    if (!/\$ \S+ -I -m pip install/.test(log)) throw new Error('the pip command is not in the log');
+    if (!/\$ \S+ -m venv --clear/.test(log)) throw new Error('the venv command is not in the log');
     return `status ${JSON.stringify(label)}; notification: ${toast.slice(0, 600)}`;
   });
 }

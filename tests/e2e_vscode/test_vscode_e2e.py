@@ -354,6 +354,18 @@ def _python_with_toolsense(tmp: Path) -> str:
     return str(wrapper)
 
 
+def _python_without_venv(python: Path) -> Path:
+    """A Python as Debian's without python3-venv: `-m venv` fails the way it does there."""
+    wrapper = python.parent / "python3-without-venv"
+    wrapper.write_text(
+        '#!/bin/sh\ncase " $* " in *" -m venv "*) echo "Error: No module named venv; install python3-venv" >&2; '
+        f'exit 1;; esac\nexec {shlex.quote(str(python))} "$@"\n',
+        encoding="utf-8",
+    )
+    wrapper.chmod(0o755)
+    return wrapper
+
+
 def _bin_without_python(tmp: Path) -> Path:
     """A bin directory with every command of the system's bin directories except Python's."""
     bin_dir = tmp / "bin-without-python"
@@ -591,8 +603,8 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
 ) -> None:
     """A code-server whose PATH has no Python: a package.json-only folder sees nothing of toolsense; examples/
     gets exactly one message naming what was looked for and the setting to use. Then `toolsense.interpreter`
-    names a Python without toolsense while the package index cannot be reached: setting up the bundled server
-    fails with one message saying what failed and what to do."""
+    names a Python that cannot create environments (the platform .vsix needs no package index, so that is what
+    is left to fail): setting up the bundled server fails with one two-line message saying what and what to do."""
     if prerequisites is not None:
         pytest.fail(prerequisites, pytrace=False)
     assert vsix is not None
@@ -602,7 +614,7 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
     user_data = tmp_path / "user-data-nopython"
     _write_user_settings(user_data)
     path = str(_bin_without_python(tmp_path))
-    bare_python = _python_without_toolsense(tmp_path) / "python3"
+    bare_python = _python_without_venv(_python_without_toolsense(tmp_path) / "python3")
     # An index nobody listens on, no retries: pip fails at once, as offline.
     offline = {"PIP_INDEX_URL": f"http://127.0.0.1:{_free_port()}/simple", "PIP_RETRIES": "0", "PIP_TIMEOUT": "5"}
     offline["PIP_CACHE_DIR"] = str(tmp_path / "empty-pip-cache")
