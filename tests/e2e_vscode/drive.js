@@ -414,9 +414,15 @@ async function mcpChecks() {
     const restricted = page.locator('#workbench\\.parts\\.statusbar').getByText('Restricted Mode');
     await restricted.first().waitFor({ state: 'visible', timeout: 60_000 });
     await shot('restricted-mode');
-    // The server starts in Restricted Mode first (its status item shows), so trusting must restart it once.
+    // The server starts in Restricted Mode first (its status item shows), so trusting must restart it once; the
+    // models it holds back are said once, with a "Trust this folder" button that opens the Workspace Trust editor.
     await waitFor('toolsense to start in Restricted Mode', async () => (await statusLabels()).length > 0, 60_000);
-    await runCommand('Workspaces: Manage Workspace Trust');
+    const toast = await waitFor('the Restricted Mode message', async () =>
+      (await notificationTexts()).find((t) => t.includes('Restricted Mode: your registered models are not imported')), mcp.setupTimeoutMs, 500);
+    const messages = (await notificationTexts()).filter((t) => t.includes('registered models'));
+    if (messages.length !== 1) throw new Error(`expected one message about the models, got ${JSON.stringify(messages)}`);
+    await page.locator('.notifications-toasts .notification-list-item').filter({ hasText: 'Restricted Mode' })
+      .getByRole('button', { name: 'Trust this folder' }).first().click();
     const editor = page.locator('.workspace-trust-editor').filter({ visible: true });
     await editor.first().waitFor({ state: 'visible', timeout: 20_000 });
     const button = editor.getByRole('button', { name: /^Trust( Folder)?$/ }).first();
@@ -425,7 +431,7 @@ async function mcpChecks() {
     await restricted.first().waitFor({ state: 'hidden', timeout: 20_000 });
     await shot('trusted');
     await page.keyboard.press('Control+W'); // close the trust editor
-    return 'Restricted Mode at start; trusted in the Workspace Trust editor';
+    return `Restricted Mode at start; one message (${toast.slice(0, 160)}); its button opened the Workspace Trust editor; trusted`;
   });
 
   await check('setup', async () => {

@@ -780,6 +780,9 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(case.servers, indent=2) + "\n", encoding="utf-8")
     (root / ".vscode" / "settings.json").write_text(json.dumps(MCP_SETTINGS, indent=2), encoding="utf-8")
+    # A registered model (not the workspace's code: pydantic's own) that Restricted Mode holds back: the extension
+    # says so once, with a "Trust this folder" button, which the trust check uses.
+    (root / "toolsense.toml").write_text('[models]\nsearch_docs = "pydantic:BaseModel"\n', encoding="utf-8")
     user_data = tmp_path / "user-data-mcp"
     _write_user_settings(user_data, {"security.workspace.trust.enabled": True})
     path = f"{_python_without_toolsense(tmp_path)}{os.pathsep}{os.environ.get('PATH', '')}"
