@@ -25,6 +25,10 @@ A second code-server, whose PATH holds no Python at all, checks that a folder wi
 toolsense UI (the extension is not even activated), and that opening examples/ there shows exactly one message
 naming what was looked for and the setting to use.
 
+A fourth (issue 24) runs with the package index unreachable: a folder of unrelated JSON (`tools/catalog.json`)
+stays quiet (no environment, no status item, no notification, nothing in Problems), then a tool file with an
+unusual name gets squiggles (timed from opening it), hover, outline and a quick fix from the platform .vsix alone.
+
 Prerequisites (Chromium, Node 24, code-server, playwright-core) come from scripts/install-vscode-e2e.sh, cached
 under $TOOLSENSE_E2E_CACHE (default ~/.cache/toolsense-e2e). Environment:
   TOOLSENSE_REQUIRE_E2E=1       run the install script if needed; missing prerequisites FAIL instead of skip
