@@ -599,6 +599,28 @@ async function contentChecks() {
     if (text.includes(`"${fix.key}"`)) throw new Error(`the key ${fix.key} is still there:\n${text}`);
     return `applied ${JSON.stringify(titles.find((x) => new RegExp(fix.titleRegex, 'i').test(x)))}`;
   });
+
+  // With the server running, a file that is not ours leaves nothing in Problems once closed (its TS007 note,
+  // "not checked", is for while it is open).
+  await check('not-ours-closed', async () => {
+    await openFile(tool.notOurs);
+    await showProblems(tool.notOurs);
+    const seen = await waitFor(`the note on ${tool.notOurs} while it is open`, async () => {
+      const rows = (await problemRows()).filter((r) => r.includes('toolsense'));
+      return rows.length ? rows : undefined;
+    }, 30_000).catch(() => []);
+    await openFile(tool.notOurs); // the editor focused (the filter box had it)
+    await page.keyboard.press('Control+W');
+    await showProblems(tool.notOurs);
+    let rows = [];
+    await waitFor(`nothing of ${tool.notOurs} in Problems after closing it`, async () => {
+      rows = (await problemRows()).filter((r) => r.includes('toolsense'));
+      return rows.length === 0;
+    }, 30_000).catch((error) => {
+      throw new Error(`${error}; rows: ${JSON.stringify(rows)}`);
+    });
+    return `while open: ${JSON.stringify(seen.map((r) => r.split(' || ')[1]))}; after closing: nothing`;
+  });
 }
 
 // ---- the run ---------------------------------------------------------------------------------------

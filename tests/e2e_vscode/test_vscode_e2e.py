@@ -883,6 +883,8 @@ def test_vscode_content_decides_and_the_platform_vsix_runs_offline(
     project = tmp_path / "agent-project"
     (project / "agents").mkdir(parents=True)
     (project / UNUSUAL_TOOL_FILE).write_text(UNUSUAL_TOOL, encoding="utf-8")
+    (project / "tools").mkdir()
+    (project / "tools" / "catalog.json").write_text(CATALOG, encoding="utf-8")
     hover_line, hover_col, _ = _position(UNUSUAL_TOOL, '"inputSchema"', '"inputSchema"', after=False)
     fix_line, fix_col, _ = _position(UNUSUAL_TOOL, '"descripton"', '"descripton"', after=False)
     user_data = tmp_path / "user-data-content"
@@ -909,6 +911,7 @@ def test_vscode_content_decides_and_the_platform_vsix_runs_offline(
                     "url": f"http://127.0.0.1:{port}/?folder={project}",
                     "path": UNUSUAL_TOOL_FILE,
                     "tool": "search_docs",
+                    "notOurs": "tools/catalog.json",
                     "hoverLine": hover_line,
                     "hoverColumn": hover_col + 2,
                     "fix": {
@@ -926,6 +929,6 @@ def test_vscode_content_decides_and_the_platform_vsix_runs_offline(
     report = _report(f"VS Code e2e, content decides ({time.monotonic() - started:.1f} s)", checks, timings, [])
     print(report)
     failed = [name for name, check in checks.items() if not check["ok"]]
-    expected = ["quiet-folder", "unusual-name", "hover", "outline", "quickfix"]
+    expected = ["quiet-folder", "unusual-name", "hover", "outline", "quickfix", "not-ours-closed"]
     missing = [name for name in expected if name not in checks]
     assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"
