@@ -43,9 +43,9 @@
 //                                                     machine without Python) shows exactly one toolsense notification
 //                                                     naming what was looked for and the setting
 //   installFailure {settingsFile, interpreter, logsDir}
-//                                                 optional: then toolsense.interpreter names a Python without
-//                                                     toolsense while the package index is unreachable: exactly one
-//                                                     new notification says what failed and what to do
+//                                                 optional: then toolsense.interpreter names a Python that cannot
+//                                                     create environments (no venv module): exactly one new
+//                                                     notification says, in two lines, what failed and what to do
 //   mcp            {setupTimeoutMs, logsDir, cases: [{config, server, snapshot, tools, problems, summary}]}
 //                                                 optional, instead of the above: in a folder whose MCP configuration
 //                                                     files name real SDK servers, with workspace trust on: the
@@ -56,6 +56,15 @@
 //                                                     (with `tools` tools) and become the active editor, each of
 //                                                     `problems` [{severity, message, line, column}] (1-based) must
 //                                                     be listed for it, and the entry get the problem `summary`
+//   content        {quiet: {url, path, storageDir, logsDir}, tool: {url, path, tool, hoverLine, hoverColumn, fix: {line,
+//                  column, key, titleRegex}}}
+//                                                 optional, instead of the above (issue 24): `quiet` is a folder of
+//                                                     unrelated JSON (tools/catalog.json): opening `path` starts no
+//                                                     environment, shows no status item, no notification, nothing in
+//                                                     Problems; then `tool`, a folder whose tool file has an unusual
+//                                                     name, on a fresh profile with the package index unreachable:
+//                                                     squiggles (time from opening the file), hover, outline (the
+//                                                     tool's name) and a quick fix
 //   timeoutMs      per wait (default 30000)
 //
 // Every check runs even if an earlier one failed; the result is one JSON line on stdout, prefixed `RESULT `,
@@ -267,13 +276,15 @@ async function noToolsense() {
     // Proof that VS Code processed the JSON file's activation events: its own JSON support was activated.
     await waitFor('VS Code to activate its JSON support for the opened file', async () =>
       /_doActivateExtension vscode\.json-language-features/.test(readLogs(noUi.logsDir, () => true)));
+    // toolsense activates on JSON too, then looks at the files' first bytes: no dialect's key, nothing starts.
+    await waitFor('toolsense to find no work', async () =>
+      /No file with tool definitions/.test(readLogs(noUi.logsDir, (f) => f.includes('toolsense'))));
     const activations = readLogs(noUi.logsDir, () => true).match(/_doActivateExtension \S+/g) ?? [];
-    const ours = activations.filter((a) => a.includes('toolsense'));
     const labels = await statusLabels();
     const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
     await shot('no-ui');
-    if (ours.length || labels.length || toasts.length) {
-      throw new Error(`toolsense showed up: activations ${JSON.stringify(ours)}, status ${JSON.stringify(labels)}, notifications ${JSON.stringify(toasts)}`);
+    if (labels.length || toasts.length) {
+      throw new Error(`toolsense showed up: status ${JSON.stringify(labels)}, notifications ${JSON.stringify(toasts)}`);
     }
     return `activated: ${JSON.stringify(activations.map((a) => a.split(' ')[1]))}; no toolsense status item or notification`;
   });
@@ -312,17 +323,20 @@ async function noToolsense() {
     fs.mkdirSync(path.dirname(failure.settingsFile), { recursive: true });
     fs.writeFileSync(failure.settingsFile, JSON.stringify({ 'toolsense.interpreter': failure.interpreter }, null, 2));
     const toast = await waitFor('the set-up failure notification', async () =>
-      (await notificationTexts()).find((t) => t.includes('Setting up the bundled toolsense server failed')), 180_000, 500);
-    for (const expected of ['pip install exited with 1', 'could not be reached', 'Reinstall Bundled Server']) {
+      (await notificationTexts()).find((t) => t.includes('Setting up the bundled server failed')), 180_000, 500);
+    for (const expected of ['-m venv exited with 1', 'install python3-venv', 'Reinstall']) {
       if (!toast.includes(expected)) throw new Error(`the notification does not say ${JSON.stringify(expected)}: ${toast}`);
     }
+    // The set-up's progress notification closes as the failure shows (a set-up from the carried wheels fails fast).
+    await waitFor('the progress notification to close', async () =>
+      !(await notificationTexts()).some((t) => t.includes('toolsense: setting up the bundled server')), 10_000);
     const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
     await shot('install-failure');
     if (toasts.length !== 1) throw new Error(`expected one toolsense notification, got ${JSON.stringify(toasts)}`);
     const label = (await statusLabels()).find((l) => l.includes('toolsense'));
     if (label !== 'toolsense: set-up failed') throw new Error(`status item: ${label}`);
     const log = readLogs(failure.logsDir, (f) => f.includes('toolsense'));
-    if (!/\$ \S+ -I -m pip install/.test(log)) throw new Error('the pip command is not in the log');
+    if (!/\$ \S+ -m venv --clear/.test(log)) throw new Error('the venv command is not in the log');
     return `status ${JSON.stringify(label)}; notification: ${toast.slice(0, 600)}`;
   });
 }
@@ -400,7 +414,15 @@ async function mcpChecks() {
     const restricted = page.locator('#workbench\\.parts\\.statusbar').getByText('Restricted Mode');
     await restricted.first().waitFor({ state: 'visible', timeout: 60_000 });
     await shot('restricted-mode');
-    await runCommand('Workspaces: Manage Workspace Trust');
+    // The server starts in Restricted Mode first (its status item shows), so trusting must restart it once; the
+    // models it holds back are said once, with a "Trust this folder" button that opens the Workspace Trust editor.
+    await waitFor('toolsense to start in Restricted Mode', async () => (await statusLabels()).length > 0, 60_000);
+    const toast = await waitFor('the Restricted Mode message', async () =>
+      (await notificationTexts()).find((t) => t.includes('Restricted Mode: your registered models are not imported')), mcp.setupTimeoutMs, 500);
+    const messages = (await notificationTexts()).filter((t) => t.includes('registered models'));
+    if (messages.length !== 1) throw new Error(`expected one message about the models, got ${JSON.stringify(messages)}`);
+    await page.locator('.notifications-toasts .notification-list-item').filter({ hasText: 'Restricted Mode' })
+      .getByRole('button', { name: 'Trust this folder' }).first().click();
     const editor = page.locator('.workspace-trust-editor').filter({ visible: true });
     await editor.first().waitFor({ state: 'visible', timeout: 20_000 });
     const button = editor.getByRole('button', { name: /^Trust( Folder)?$/ }).first();
@@ -409,7 +431,7 @@ async function mcpChecks() {
     await restricted.first().waitFor({ state: 'hidden', timeout: 20_000 });
     await shot('trusted');
     await page.keyboard.press('Control+W'); // close the trust editor
-    return 'Restricted Mode at start; trusted in the Workspace Trust editor';
+    return `Restricted Mode at start; one message (${toast.slice(0, 160)}); its button opened the Workspace Trust editor; trusted`;
   });
 
   await check('setup', async () => {
@@ -417,12 +439,24 @@ async function mcpChecks() {
       (await statusLabels()).find((l) => l.includes('toolsense: ready')), mcp.setupTimeoutMs, 500);
     if (!label.includes('bundled server')) throw new Error(`not the bundled server: ${label}`);
     const log = readLogs(mcp.logsDir, (f) => f.includes('toolsense'));
-    if (!/\$ \S+ -I -m pip install .*bundled\/toolsense-[^ ]+\.whl\[mcp\]/.test(log)) {
+    if (!/\$ \S+ -I (?:-m pip|\S+\.whl\/pip) install .*bundled\/toolsense-[^ ]+\.whl\[mcp\]/.test(log)) {
       throw new Error(`the log does not show pip installing the wheel with the mcp extra:\n${log.slice(-3000)}`);
     }
     return `status ${JSON.stringify(label)}`;
   });
 
+  await check('trust-restart', async () => {
+    // Trusting restarts the server once (not once for the trust and again for the settings it unlocked).
+    await page.waitForTimeout(3000);
+    const log = readLogs(mcp.logsDir, (f) => f.includes('toolsense'));
+    const starts = log.match(/Starting \([^)]*\)/g) ?? [];
+    const trusted = starts.filter((s) => s.includes('workspace trusted'));
+    if (trusted.length !== 1 || starts.length > 2) throw new Error(`starts: ${JSON.stringify(starts)}`);
+    if (/ERR_STREAM_WRITE_AFTER_END/.test(log)) throw new Error('ERR_STREAM_WRITE_AFTER_END in the log');
+    return `starts: ${JSON.stringify(starts)}`;
+  });
+
+  const progressSeen = {};
   for (const c of mcp.cases) {
     await check(`code-lens ${c.config}`, async () => {
       await openExactly(c.config);
@@ -441,6 +475,13 @@ async function mcpChecks() {
       }
       const started = Date.now();
       await lens.first().click();
+      // Feedback while the server is started and listed: the lens says "checking…", a cancellable notification.
+      progressSeen[c.config] = await waitFor('progress on the lens or a notification', async () => {
+        const lenses = await page.locator('.editor-instance .codelens-decoration').allInnerTexts();
+        const toasts = await notificationTexts();
+        const seen = [...lenses.filter((t) => t.includes('checking')), ...toasts.filter((t) => t.includes('listing its tools'))];
+        return seen.length ? seen : undefined;
+      }, 10_000, 50).catch(() => []);
 
       // The snapshot is written and opened (window/showDocument, focused).
       const snapshotBase = path.basename(c.snapshot);
@@ -470,6 +511,116 @@ async function mcpChecks() {
       return `snapshot opened ${opened} ms after the click; ${snapshotRows.length} of its problem rows shown; entry: ${problemLabel(c.summary)}`;
     });
   }
+  await check('lens-progress', async () => {
+    if (!Object.values(progressSeen).some((seen) => seen.length)) throw new Error(`no progress seen: ${JSON.stringify(progressSeen)}`);
+    return JSON.stringify(progressSeen);
+  });
+}
+
+// ---- content decides (issue 24) ----------------------------------------------------------------------
+
+function outlineRows() {
+  return readRows('.outline-pane .monaco-list-row, .outline-tree .monaco-list-row');
+}
+
+async function contentChecks() {
+  const { quiet, tool } = config.content;
+  await check('quiet-folder', async () => {
+    await openFile(quiet.path);
+    await waitFor('toolsense to find no work', async () =>
+      /No file with tool definitions/.test(readLogs(quiet.logsDir, (f) => f.includes('toolsense'))), 30_000);
+    await page.waitForTimeout(3000); // anything late would show now
+    const labels = await statusLabels();
+    const toasts = (await notificationTexts()).filter((t) => /toolsense/i.test(t));
+    await showProblems('');
+    const problems = (await problemRows()).filter((r) => r.includes('toolsense'));
+    const environment = fs.existsSync(path.join(quiet.storageDir, 'venv'));
+    await shot('quiet-folder');
+    if (labels.length || toasts.length || problems.length || environment) {
+      throw new Error(`not quiet: status ${JSON.stringify(labels)}, notifications ${JSON.stringify(toasts)}, problems ${JSON.stringify(problems)}, environment ${environment}`);
+    }
+    return 'no environment, no status item, no notification, nothing in Problems';
+  });
+
+  await check('unusual-name', async () => {
+    await page.goto(tool.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const opened = Date.now();
+    await openFile(tool.path);
+    await waitFor('a squiggle in the editor', async () =>
+      (await page.locator('.editor-instance .squiggly-error, .editor-instance .squiggly-warning').count()) > 0, 120_000, 100);
+    const squiggles = Date.now() - opened;
+    timings.squigglesAfterOpenMs = squiggles;
+    log(`squiggles ${squiggles} ms after opening ${tool.path}`);
+    await shot('unusual-name');
+    return `squiggles ${(squiggles / 1000).toFixed(1)} s after opening ${tool.path} on a fresh profile, package index unreachable`;
+  });
+
+  await check('hover', async () => {
+    await gotoPosition(tool.hoverLine, tool.hoverColumn);
+    const hover = page.locator('.monaco-hover').filter({ visible: true });
+    const text = await waitFor('a hover', async () => {
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+I');
+      await page.waitForTimeout(500);
+      const t = (await hover.allInnerTexts()).join(' ');
+      return /inputSchema|JSON Schema|input/i.test(t) ? t : undefined;
+    }, 20_000, 500);
+    await page.keyboard.press('Escape');
+    return text.replace(/\s+/g, ' ').slice(0, 200);
+  });
+
+  await check('outline', async () => {
+    await runCommand('Explorer: Focus on Outline View');
+    const rows = await waitFor(`the tool ${tool.tool} in the outline`, async () => {
+      const r = await outlineRows();
+      return r.some((x) => x.includes(tool.tool)) ? r : undefined;
+    }, 20_000);
+    await shot('outline');
+    return JSON.stringify(rows.slice(0, 6));
+  });
+
+  await check('quickfix', async () => {
+    await openFile(tool.path);
+    const fix = tool.fix;
+    await gotoPosition(fix.line, fix.column + 1);
+    const menu = page.locator('.action-widget').filter({ visible: true });
+    const titles = await waitFor('the quick fix menu', async () => {
+      await page.keyboard.press('Control+.');
+      await page.waitForTimeout(800);
+      const t = await menu.locator('.monaco-list-row').allInnerTexts();
+      if (t.some((x) => new RegExp(fix.titleRegex, 'i').test(x))) return t;
+      await page.keyboard.press('Escape');
+      return undefined;
+    }, 30_000, 500);
+    await menu.locator('.monaco-list-row').filter({ hasText: new RegExp(fix.titleRegex, 'i') }).first().click();
+    await save();
+    const text = readWorkspaceFile(tool.path);
+    if (text.includes(`"${fix.key}"`)) throw new Error(`the key ${fix.key} is still there:\n${text}`);
+    return `applied ${JSON.stringify(titles.find((x) => new RegExp(fix.titleRegex, 'i').test(x)))}`;
+  });
+
+  // With the server running, a file that is not ours leaves nothing in Problems once closed (its TS007 note,
+  // "not checked", is for while it is open).
+  await check('not-ours-closed', async () => {
+    await openFile(tool.notOurs);
+    await showProblems(tool.notOurs);
+    const seen = await waitFor(`the note on ${tool.notOurs} while it is open`, async () => {
+      const rows = (await problemRows()).filter((r) => r.includes('toolsense'));
+      return rows.length ? rows : undefined;
+    }, 30_000).catch(() => []);
+    await openFile(tool.notOurs); // the editor focused (the filter box had it)
+    await page.keyboard.press('Control+W');
+    await showProblems(tool.notOurs);
+    let rows = [];
+    await waitFor(`nothing of ${tool.notOurs} in Problems after closing it`, async () => {
+      rows = (await problemRows()).filter((r) => r.includes('toolsense'));
+      return rows.length === 0;
+    }, 30_000).catch((error) => {
+      throw new Error(`${error}; rows: ${JSON.stringify(rows)}`);
+    });
+    return `while open: ${JSON.stringify(seen.map((r) => r.split(' || ')[1]))}; after closing: nothing`;
+  });
 }
 
 // ---- the run ---------------------------------------------------------------------------------------
@@ -507,6 +658,10 @@ async function main() {
       await mcpChecks();
       return;
     }
+    if (config.content) {
+      await contentChecks();
+      return;
+    }
 
     // (s) the bundled server sets itself up: no setting, no Python with toolsense on the machine.
     const setup = config.setup;
@@ -524,7 +679,7 @@ async function main() {
         mark('ready');
         const log = readLogs(setup.logsDir, (f) => f.includes('toolsense'));
         const venv = /\$ \S+ -m venv --clear (\S+)/.exec(log);
-        const pip = /\$ \S+ -I -m pip install .*bundled\/toolsense-[^ ]+\.whl/.exec(log);
+        const pip = /\$ \S+ -I (?:-m pip|\S+\.whl\/pip) install .*bundled\/toolsense-[^ ]+\.whl/.exec(log);
         if (!venv || !pip) throw new Error(`the log does not show the venv and pip commands:\n${log.slice(-3000)}`);
         if (!ready.includes('bundled server')) throw new Error(`the status item does not say the bundled server runs: ${ready}`);
         if (![...labels].some((l) => l.includes('setting up the bundled server'))) {

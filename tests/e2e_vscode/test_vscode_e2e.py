@@ -25,6 +25,10 @@ A second code-server, whose PATH holds no Python at all, checks that a folder wi
 toolsense UI (the extension is not even activated), and that opening examples/ there shows exactly one message
 naming what was looked for and the setting to use.
 
+A fourth (issue 24) runs with the package index unreachable: a folder of unrelated JSON (`tools/catalog.json`)
+stays quiet (no environment, no status item, no notification, nothing in Problems), then a tool file with an
+unusual name gets squiggles (timed from opening it), hover, outline and a quick fix from the platform .vsix alone.
+
 Prerequisites (Chromium, Node 24, code-server, playwright-core) come from scripts/install-vscode-e2e.sh, cached
 under $TOOLSENSE_E2E_CACHE (default ~/.cache/toolsense-e2e). Environment:
   TOOLSENSE_REQUIRE_E2E=1       run the install script if needed; missing prerequisites FAIL instead of skip
@@ -181,7 +185,11 @@ def vsix(prerequisites: str | None) -> Path | None:
     assert npm is not None
     if not (EXTENSION_DIR / "node_modules" / ".bin" / "vsce").exists():
         subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=EXTENSION_DIR, check=True, timeout=600)
-    run = subprocess.run([npm, "run", "package"], cwd=EXTENSION_DIR, capture_output=True, text=True, timeout=600)
+    # The platform .vsix: the toolsense wheel and every dependency wheel for this Python (PYTHON builds them).
+    env = {**os.environ, "PYTHON": os.environ.get("PYTHON", sys.executable)}
+    run = subprocess.run(
+        [npm, "run", "package"], cwd=EXTENSION_DIR, capture_output=True, text=True, timeout=900, env=env
+    )
     assert run.returncode == 0, f"npm run package failed:\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}"
     assert target.exists(), f"{target} was not produced:\n{run.stdout[-2000:]}"
     return target
@@ -348,6 +356,18 @@ def _python_with_toolsense(tmp: Path) -> str:
     wrapper.write_text(f'#!/bin/sh\nPYTHONPATH={shlex.quote(pythonpath)} exec {shlex.quote(python)} "$@"\n')
     wrapper.chmod(0o755)
     return str(wrapper)
+
+
+def _python_without_venv(python: Path) -> Path:
+    """A Python as Debian's without python3-venv: `-m venv` fails the way it does there."""
+    wrapper = python.parent / "python3-without-venv"
+    wrapper.write_text(
+        '#!/bin/sh\ncase " $* " in *" -m venv "*) echo "Error: No module named venv; install python3-venv" >&2; '
+        f'exit 1;; esac\nexec {shlex.quote(str(python))} "$@"\n',
+        encoding="utf-8",
+    )
+    wrapper.chmod(0o755)
+    return wrapper
 
 
 def _bin_without_python(tmp: Path) -> Path:
@@ -587,8 +607,8 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
 ) -> None:
     """A code-server whose PATH has no Python: a package.json-only folder sees nothing of toolsense; examples/
     gets exactly one message naming what was looked for and the setting to use. Then `toolsense.interpreter`
-    names a Python without toolsense while the package index cannot be reached: setting up the bundled server
-    fails with one message saying what failed and what to do."""
+    names a Python that cannot create environments (the platform .vsix needs no package index, so that is what
+    is left to fail): setting up the bundled server fails with one two-line message saying what and what to do."""
     if prerequisites is not None:
         pytest.fail(prerequisites, pytrace=False)
     assert vsix is not None
@@ -598,7 +618,7 @@ def test_vscode_no_toolsense_ui_outside_its_files_and_one_message_without_python
     user_data = tmp_path / "user-data-nopython"
     _write_user_settings(user_data)
     path = str(_bin_without_python(tmp_path))
-    bare_python = _python_without_toolsense(tmp_path) / "python3"
+    bare_python = _python_without_venv(_python_without_toolsense(tmp_path) / "python3")
     # An index nobody listens on, no retries: pip fails at once, as offline.
     offline = {"PIP_INDEX_URL": f"http://127.0.0.1:{_free_port()}/simple", "PIP_RETRIES": "0", "PIP_TIMEOUT": "5"}
     offline["PIP_CACHE_DIR"] = str(tmp_path / "empty-pip-cache")
@@ -764,6 +784,9 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(case.servers, indent=2) + "\n", encoding="utf-8")
     (root / ".vscode" / "settings.json").write_text(json.dumps(MCP_SETTINGS, indent=2), encoding="utf-8")
+    # A registered model (not the workspace's code: pydantic's own) that Restricted Mode holds back: the extension
+    # says so once, with a "Trust this folder" button, which the trust check uses.
+    (root / "toolsense.toml").write_text('[models]\nsearch_docs = "pydantic:BaseModel"\n', encoding="utf-8")
     user_data = tmp_path / "user-data-mcp"
     _write_user_settings(user_data, {"security.workspace.trust.enabled": True})
     path = f"{_python_without_toolsense(tmp_path)}{os.pathsep}{os.environ.get('PATH', '')}"
@@ -798,7 +821,7 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
     report = _report(f"VS Code e2e, MCP code lens ({time.monotonic() - started:.1f} s)", checks, timings, [])
     print(report)
     failed = [name for name, check in checks.items() if not check["ok"]]
-    expected = ["trust", "setup", *(f"code-lens {c.config}" for c in cases)]
+    expected = ["trust", "setup", "trust-restart", *(f"code-lens {c.config}" for c in cases), "lens-progress"]
     missing = [name for name in expected if name not in checks]
     assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"
     # The snapshots are the files the command wrote, with the servers' tools in a stable order.
@@ -807,3 +830,105 @@ def test_vscode_mcp_code_lens_checks_a_real_server(
         assert snapshot["serverInfo"]["name"] == Path(case.snapshot).name.removesuffix(".tools.json")
         names = [tool["name"] for tool in snapshot["tools"]]
         assert len(names) == case.tools and names == sorted(names)
+
+
+# --- Content decides (issue 24) ---------------------------------------------------------------------------
+UNUSUAL_TOOL_FILE = "agents/mcp-tools.json"
+UNUSUAL_TOOL = """[
+  {
+    "name": "search_docs",
+    "descripton": "Search the documentation for a phrase.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {"query": {"type": "string", "description": "Words to look for"}},
+      "required": ["query"]
+    }
+  }
+]
+"""
+CATALOG = """{
+  "tools": [
+    {"name": "ripgrep", "homepage": "https://github.com/BurntSushi/ripgrep", "license": "MIT"},
+    {"name": "jq", "homepage": "https://jqlang.org", "license": "MIT"}
+  ]
+}
+"""
+
+
+def _offline_pip(tmp: Path) -> dict[str, str]:
+    """pip as on a machine without network: an index nobody listens on, no configuration, an empty cache."""
+    return {
+        "PIP_INDEX_URL": f"http://127.0.0.1:{_free_port()}/simple",
+        "PIP_CONFIG_FILE": os.devnull,
+        "PIP_FIND_LINKS": "",
+        "PIP_RETRIES": "0",
+        "PIP_TIMEOUT": "5",
+        "PIP_CACHE_DIR": str(tmp / "empty-pip-cache"),
+    }
+
+
+def test_vscode_content_decides_and_the_platform_vsix_runs_offline(
+    prerequisites: str | None, vsix: Path | None, tmp_path: Path
+) -> None:
+    """A folder of unrelated JSON (`tools/catalog.json`) stays quiet; then, on the same fresh profile with the
+    package index unreachable, a tool file with an unusual name gets squiggles (timed from opening it), hover,
+    outline and a quick fix."""
+    if prerequisites is not None:
+        pytest.fail(prerequisites, pytrace=False)
+    assert vsix is not None
+    quiet = tmp_path / "catalog-project"
+    (quiet / "tools").mkdir(parents=True)
+    (quiet / "tools" / "catalog.json").write_text(CATALOG, encoding="utf-8")
+    (quiet / "package.json").write_text('{"name": "demo", "version": "1.0.0"}\n', encoding="utf-8")
+    project = tmp_path / "agent-project"
+    (project / "agents").mkdir(parents=True)
+    (project / UNUSUAL_TOOL_FILE).write_text(UNUSUAL_TOOL, encoding="utf-8")
+    (project / "tools").mkdir()
+    (project / "tools" / "catalog.json").write_text(CATALOG, encoding="utf-8")
+    hover_line, hover_col, _ = _position(UNUSUAL_TOOL, '"inputSchema"', '"inputSchema"', after=False)
+    fix_line, fix_col, _ = _position(UNUSUAL_TOOL, '"descripton"', '"descripton"', after=False)
+    user_data = tmp_path / "user-data-content"
+    _write_user_settings(user_data)
+    path = f"{_python_without_toolsense(tmp_path)}{os.pathsep}{os.environ.get('PATH', '')}"
+    started = time.monotonic()
+    server = _code_server(
+        vsix, user_data, tmp_path / "extensions-content", quiet, path, tmp_path, _offline_pip(tmp_path)
+    )
+    with server as (port, _):
+        config = {
+            "url": f"http://127.0.0.1:{port}/?folder={quiet}",
+            "workspace": str(project),
+            "artifacts": str(ARTIFACTS),
+            "chromium": str(CHROMIUM),
+            "timeoutMs": 30_000,
+            "content": {
+                "quiet": {
+                    "path": "tools/catalog.json",
+                    "storageDir": str(user_data / "User" / "globalStorage" / "toolsense.toolsense"),
+                    "logsDir": str(user_data / "logs"),
+                },
+                "tool": {
+                    "url": f"http://127.0.0.1:{port}/?folder={project}",
+                    "path": UNUSUAL_TOOL_FILE,
+                    "tool": "search_docs",
+                    "notOurs": "tools/catalog.json",
+                    "hoverLine": hover_line,
+                    "hoverColumn": hover_col + 2,
+                    "fix": {
+                        "line": fix_line,
+                        "column": fix_col,
+                        "key": "descripton",
+                        "titleRegex": "rename.*description",
+                    },
+                },
+            },
+        }
+        checks, timings, drive_log = _drive(config, tmp_path, "content")
+    if (user_data / "logs").is_dir():
+        shutil.copytree(user_data / "logs", ARTIFACTS / "vscode-logs-content", dirs_exist_ok=True)
+    report = _report(f"VS Code e2e, content decides ({time.monotonic() - started:.1f} s)", checks, timings, [])
+    print(report)
+    failed = [name for name, check in checks.items() if not check["ok"]]
+    expected = ["quiet-folder", "unusual-name", "hover", "outline", "quickfix", "not-ours-closed"]
+    missing = [name for name in expected if name not in checks]
+    assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"

@@ -41,3 +41,24 @@ def test_a_keystroke_in_a_name_keyed_map_is_checked_with_its_key() -> None:
             od.timer.cancel()
 
     asyncio.run(run())
+
+
+async def test_a_json_file_that_is_not_ours_gets_no_answer_to_any_request(session: Session) -> None:
+    """The editor hands every JSON document to the server (content decides): for one that is not ours, hover,
+    completion, outline, folding, code actions and lenses answer nothing, so VS Code's own JSON support is alone."""
+    await session.start("vscode")
+    text = '{\n  "name": "demo",\n  "scripts": {\n    "build": "tsc"\n  },\n  "private": \n}\n'
+    uri = session.open("package.json", text)
+    doc = types.TextDocumentIdentifier(uri)
+    client = session.client
+    at = types.Position(1, 4)
+    assert await client.text_document_hover_async(types.HoverParams(doc, at)) is None
+    completion = await client.text_document_completion_async(types.CompletionParams(doc, types.Position(5, 13)))
+    items = completion.items if isinstance(completion, types.CompletionList) else (completion or [])
+    assert list(items) == []
+    assert not await client.text_document_document_symbol_async(types.DocumentSymbolParams(doc))
+    assert not await client.text_document_folding_range_async(types.FoldingRangeParams(doc))
+    assert not await client.text_document_code_lens_async(types.CodeLensParams(doc))
+    context = types.CodeActionContext(diagnostics=[])
+    whole = types.Range(types.Position(0, 0), types.Position(6, 1))
+    assert not await client.text_document_code_action_async(types.CodeActionParams(doc, whole, context))

@@ -216,3 +216,25 @@ async def test_syntax_error_and_recovery(session: Session) -> None:
     diagnostics = await session.diagnostics(uri, version)
     assert "TS001" not in {d.code for d in diagnostics}
     assert "TS101" in {d.code for d in diagnostics}
+
+
+async def test_a_closed_file_that_is_not_ours_leaves_nothing_in_the_workspace_pull(session: Session) -> None:
+    """Its TS007 note is for while it is open: the next workspace pull empties it, once."""
+    catalog = '{"tools": [{"name": "ripgrep", "url": "https://example.org/rg", "license": "MIT"}]}\n'
+    await session.start("vscode")
+    uri = session.open("tools/catalog.json", catalog, write=True)
+    pulled = await session.client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(types.TextDocumentIdentifier(uri))
+    )
+    assert [d.code for d in pulled.items] == ["TS007"]  # while open: why a file in a tools folder is not checked
+    session.close(uri)
+    await session.settle()
+    # VS Code pulls a closed document once more, then forgets its result id: the workspace pull gets none for it.
+    report = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams([]))
+    (emptied,) = [item for item in report.items if item.uri == uri]
+    assert isinstance(emptied, types.WorkspaceFullDocumentDiagnosticReport)
+    assert list(emptied.items) == []
+    again = await session.client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams([types.PreviousResultId(uri, emptied.result_id)])
+    )
+    assert [item for item in again.items if item.uri == uri] == []

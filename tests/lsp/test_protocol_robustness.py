@@ -174,3 +174,17 @@ def test_a_utf8_position_inside_a_character_does_not_split_it(tmp_path: Path) ->
         assert "géxt_weather" in json.dumps(symbols, ensure_ascii=False)
     finally:
         server.close()
+
+
+@pytest.mark.timeout(BOUND_S * 2)
+def test_a_normal_run_writes_no_warning_to_stderr_for_a_late_cancel(tmp_path: Path) -> None:
+    """Editors show every stderr line as an error: a cancel for a request already answered (routine: the client
+    cancels what it no longer needs) leaves stderr empty at the default level."""
+    server = ServerProcess(tmp_path, log_level="WARNING")
+    try:
+        server.initialize(tmp_path, {})
+        server.send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 4242}})
+        server.request("shutdown", None, BOUND_S)
+        assert "Cancel notification" not in server.stderr_text()
+    finally:
+        server.close()

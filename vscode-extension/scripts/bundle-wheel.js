@@ -5,7 +5,7 @@
 // package.json's: the extension and the server are released together.
 // --wheelhouse also downloads every dependency wheel (with the extras the extension installs, src/bundled.ts EXTRAS:
 // the MCP SDK for "Check this server's tools") for this machine's platform and Python into
-// bundled/wheels/ (a platform-specific .vsix, installed with no package index at all); TOOLSENSE_WHEEL_PLATFORM and
+// bundled/wheels/ (a platform-specific .vsix, installed with no package index at all); TOOLSENSE_WHEEL_PLATFORM (comma-separated tags) and
 // TOOLSENSE_WHEEL_PYTHONS (a comma-separated list: one download per Python) select other platforms and Pythons (pip
 // download --platform/--python-version): the private environment is made with the user's Python, whichever it is.
 'use strict';
@@ -34,11 +34,15 @@ if (wheelVersion !== version) {
 }
 if (process.argv.includes('--wheelhouse')) {
   const base = ['-m', 'pip', 'download', '--disable-pip-version-check', '--only-binary=:all:', '--dest', path.join(out, 'wheels')];
-  if (process.env.TOOLSENSE_WHEEL_PLATFORM) base.push('--platform', process.env.TOOLSENSE_WHEEL_PLATFORM);
+  // A comma-separated list of pip platform tags (any of them may match a wheel).
+  for (const tag of (process.env.TOOLSENSE_WHEEL_PLATFORM || '').split(',').map((t) => t.trim()).filter(Boolean)) {
+    base.push('--platform', tag);
+  }
   const versions = (process.env.TOOLSENSE_WHEEL_PYTHONS || '').split(',').map((v) => v.trim()).filter(Boolean);
   for (const version of versions.length ? versions : [undefined]) {
     const args = version ? [...base, '--python-version', version] : base;
-    execFileSync(python, [...args, `${path.join(out, wheels[0])}[${EXTRAS.join(',')}]`], { stdio: ['ignore', 'ignore', 'inherit'] });
+    // pip itself too: the extension runs pip from its wheel in an environment made without pip (fast).
+    execFileSync(python, [...args, `${path.join(out, wheels[0])}[${EXTRAS.join(',')}]`, 'pip'], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   fs.rmSync(path.join(out, 'wheels', wheels[0]), { force: true });
 }

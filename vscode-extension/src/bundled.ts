@@ -22,6 +22,9 @@ export interface BundledWheel {
   size: number;
   /** A directory of dependency wheels (platform-specific .vsix): installed with --no-index from there. */
   wheelhouse?: string;
+  /** pip's own wheel in the wheelhouse: pip runs from it (`python pip.whl/pip install`), so the environment is made
+   * without pip (`venv --without-pip` takes a fraction of a second; ensurepip takes many). */
+  pip?: string;
 }
 
 const WHEEL = /^toolsense-([0-9][^-]*)-py3-none-any\.whl$/;
@@ -43,13 +46,16 @@ export function findBundledWheel(extensionDir: string): BundledWheel | undefined
   }
   const full = path.join(dir, file);
   const wheelhouse = path.join(dir, 'wheels');
-  const hasWheelhouse = fs.existsSync(wheelhouse) && fs.readdirSync(wheelhouse).some((n) => n.endsWith('.whl'));
+  const houseFiles = fs.existsSync(wheelhouse) ? fs.readdirSync(wheelhouse) : [];
+  const hasWheelhouse = houseFiles.some((n) => n.endsWith('.whl'));
+  const pip = houseFiles.filter((n) => /^pip-[0-9][^-]*-py3-none-any\.whl$/.test(n)).sort().pop();
   return {
     path: full,
     file,
     version: WHEEL.exec(file)![1],
     size: fs.statSync(full).size,
     ...(hasWheelhouse ? { wheelhouse } : {}),
+    ...(hasWheelhouse && pip ? { pip: path.join(wheelhouse, pip) } : {}),
   };
 }
 
@@ -110,16 +116,19 @@ export function requirement(wheel: BundledWheel): string {
 /** The commands that install `wheel` (with EXTRAS) into a fresh private environment made from `basePython`. */
 export function installSteps(basePython: string, storageDir: string, wheel: BundledWheel): Step[] {
   const venv = venvDir(storageDir);
-  const pip = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input'];
+  const fromWheel = wheel.wheelhouse !== undefined && wheel.pip !== undefined;
+  const pip = [...(fromWheel ? [`${wheel.pip}/pip`] : ['-m', 'pip']), 'install', '--disable-pip-version-check', '--no-input'];
   if (wheel.wheelhouse) {
-    pip.push('--no-index', '--find-links', wheel.wheelhouse);
+    // Every wheel is here: no index, and no byte-compiling of whole packages (the server's first start compiles
+    // the modules it imports).
+    pip.push('--no-compile', '--no-index', '--find-links', wheel.wheelhouse);
   }
   return [
     {
       title: `creating a private Python environment with ${basePython}`,
       tool: `${basePython} -m venv`,
       command: basePython,
-      args: ['-m', 'venv', '--clear', venv],
+      args: ['-m', 'venv', '--clear', ...(fromWheel ? ['--without-pip'] : []), venv],
       // Not -I for the user's Python: a `py` launcher or a pyenv shim may rely on its environment variables.
       isolated: false,
     },
@@ -195,25 +204,25 @@ export function runStep(step: Step, storageDir: string, log: (line: string) => v
   });
 }
 
-/** What to tell the user when a step failed: what failed, and what to do. */
+/** What to tell the user when a step failed, in two lines: what failed (with pip's own last error), and what to
+ * do. The buttons (Show Log, Reinstall, Set Interpreter) and the log say the rest. */
 export function failureMessage(step: Step, result: StepResult): string {
   const output = result.tail.join('\n');
   const last = result.spawnError ?? [...result.tail].reverse().find((l) => /error/i.test(l)) ?? result.tail[result.tail.length - 1] ?? '';
-  const what = `Setting up the bundled toolsense server failed while ${step.title}: ${step.tool} ${result.exitCode === null ? 'could not run' : `exited with ${result.exitCode}`}${last ? ` (${last.trim().slice(0, 300)})` : ''}.`;
+  const what = `Setting up the bundled server failed: ${step.tool} ${result.exitCode === null ? 'could not run' : `exited with ${result.exitCode}`}${last ? ` (${last.trim().slice(0, 160)})` : ''}.`;
   let todo: string;
   if (/ensurepip|No module named venv|python3?-venv/i.test(output)) {
-    todo = 'This Python cannot create virtual environments: on Debian/Ubuntu install python3-venv (`sudo apt install python3-venv`), then run "toolsense: Reinstall Bundled Server".';
+    todo = 'This Python cannot create environments: install python3-venv (`sudo apt install python3-venv`), then Reinstall.';
   } else if (
     /No matching distribution|Could not find a version|NewConnectionError|Failed to establish|Temporary failure in name resolution|ProxyError|SSLError|timed out|Network is unreachable|connection/i.test(
       output,
     )
   ) {
-    todo =
-      'The Python package index, where its dependencies come from, could not be reached: check the network or pip\'s proxy/index settings (PIP_INDEX_URL), then run "toolsense: Reinstall Bundled Server"; or set "toolsense.interpreter" to a Python that has toolsense installed.';
+    todo = 'The package index could not be reached: use the platform .vsix (it carries every wheel) or a Python with toolsense.';
   } else {
-    todo = 'See the toolsense log for the full output, then run "toolsense: Reinstall Bundled Server", or set "toolsense.interpreter" to a Python that has toolsense installed.';
+    todo = 'See the log, then Reinstall or set toolsense.interpreter.';
   }
-  return `${what} ${todo} The commands and their output are in the log.`;
+  return `${what}\n${todo}`;
 }
 
 /**

@@ -14,6 +14,8 @@ import {
   ErrorAction,
   LanguageClient,
   RevealOutputChannelOn,
+  ShowMessageNotification,
+  MessageType,
   State,
   type LanguageClientOptions,
   type ServerOptions,
@@ -33,7 +35,10 @@ import {
   writeMarker,
   type BundledWheel,
 } from './bundled';
+import { FILE_GLOB, LANGUAGES, headHasWork, HEAD_BYTES, FILE_BUDGET, scanFiles } from './activation';
 import { compareVersions, resolveServer, type Resolution } from './interpreter';
+import { literalsOfferedByJson, withoutDoubles } from './completionDedupe';
+import { CHECK_COMMAND, LensProgress } from './lensProgress';
 import { pythonLaunch, probeInterpreter } from './probe';
 import { RestartPolicy } from './restartPolicy';
 import { buildDocumentSelector } from './selector';
@@ -52,10 +57,11 @@ const PYTHON_EXTENSION_ID = 'ms-python.python';
 let controller: Controller | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
-  controller = new Controller(context.globalStorageUri.fsPath, context.extensionPath);
-  context.subscriptions.push(controller);
-  // Do not block activation on the interpreter probe and the server start.
-  void controller.restart('activation');
+  const started = new Controller(context.globalStorageUri.fsPath, context.extensionPath, context.workspaceState);
+  controller = started;
+  context.subscriptions.push(started);
+  // Python starts only where a file has a dialect's keys: decided from first bytes, in the background.
+  void started.startWhenThereIsWork();
 }
 
 export async function deactivate(): Promise<void> {
@@ -87,6 +93,11 @@ class Controller implements vscode.Disposable {
   private queue: Promise<void> = Promise.resolve();
   private stopping = false;
   private pythonApiHooked = false;
+  /** Set once a file with work was seen (or a command asked): from then on the server runs. */
+  private wanted = false;
+  /** The workspace's trust when the server last started: trust granted later means one restart. */
+  private trustedAtStart: boolean | undefined;
+  private readonly lensProgress = new LensProgress(() => this.client);
 
   /** The bundled wheel, or undefined in a build without one (then only an installed toolsense can run). */
   private readonly wheel: BundledWheel | undefined;
@@ -95,6 +106,7 @@ class Controller implements vscode.Disposable {
     /** The extension's own directory: the working directory of every Python it starts, and the private venv. */
     private readonly storageDir: string,
     extensionDir: string,
+    private readonly workspaceState: vscode.Memento,
   ) {
     this.wheel = findBundledWheel(extensionDir);
     this.log = vscode.window.createOutputChannel('toolsense', { log: true });
@@ -102,7 +114,6 @@ class Controller implements vscode.Disposable {
     this.item.name = 'toolsense';
     this.item.command = 'toolsense.showLog';
     this.setStatus({ state: 'starting' });
-    this.item.show();
 
     this.disposables.push(
       this.log,
@@ -112,10 +123,51 @@ class Controller implements vscode.Disposable {
       vscode.commands.registerCommand('toolsense.reinstallServer', () => this.reinstall()),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        this.log.info('Workspace trusted: restarting the server with the workspace settings.');
-        void this.restart('workspace trusted', true);
+        if (this.wanted && this.trustedAtStart === false) {
+          this.log.info('Workspace trusted: restarting the server with the workspace settings.');
+          void this.restart('workspace trusted', true);
+        }
       }),
     );
+  }
+
+  // ---- activation by content ----------------------------------------------------------------------
+
+  /** Start the server once some file has work: the workspace's files (within budgets), else the next JSON
+   * document opened or saved with a dialect's keys. A folder glob alone never starts it. */
+  async startWhenThereIsWork(): Promise<void> {
+    const watchers: vscode.Disposable[] = [];
+    const begin = (why: string) => {
+      if (this.wanted) return;
+      watchers.forEach((w) => w.dispose());
+      void this.restart(why);
+    };
+    const look = (document: vscode.TextDocument) => {
+      if ((LANGUAGES as readonly string[]).includes(document.languageId) && document.uri.scheme !== 'output') {
+        const head = document.getText().slice(0, HEAD_BYTES);
+        if (headHasWork(document.uri.path, head)) begin(`${vscode.workspace.asRelativePath(document.uri)} has work`);
+      }
+    };
+    watchers.push(vscode.workspace.onDidOpenTextDocument(look), vscode.workspace.onDidSaveTextDocument(look));
+    this.disposables.push(...watchers);
+    vscode.workspace.textDocuments.forEach(look);
+    if (this.wanted) return;
+    const started = Date.now();
+    const config = await vscode.workspace.findFiles('**/toolsense.toml', undefined, 1);
+    if (config.length > 0) {
+      begin('toolsense.toml');
+      return;
+    }
+    const excludes = vscode.workspace.getConfiguration(SECTION).get<string[]>('files.exclude') ?? [];
+    const files = await vscode.workspace.findFiles(FILE_GLOB, excludes.length ? `{${excludes.join(',')}}` : undefined, FILE_BUDGET);
+    const paths = files.filter((u) => u.scheme === 'file').map((u) => u.fsPath);
+    const result = scanFiles(paths);
+    const spent = Date.now() - started;
+    if (result.found !== undefined) {
+      begin(`${vscode.workspace.asRelativePath(result.found)} has work`);
+    } else if (!this.wanted) {
+      this.log.info(`No file with tool definitions, tool calls or automations among ${result.read} JSON files (${spent} ms${result.budget ? `, ${result.budget} budget reached` : ''}): the server starts when one is opened.`);
+    }
   }
 
   dispose(): void {
@@ -133,20 +185,14 @@ class Controller implements vscode.Disposable {
     return buildServerSettings((key) => explicitValue(config.inspect(key), config.get(key)), vscode.workspace.isTrusted);
   }
 
-  private userGlobs(): unknown[] {
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const globs: unknown[] = [];
-    for (const key of ['files.tool_definitions', 'files.automations', 'files.tool_calls']) {
-      const value = config.get<unknown>(key);
-      if (Array.isArray(value)) {
-        globs.push(...value);
-      }
-    }
-    return globs;
-  }
-
   private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
     if (!e.affectsConfiguration(SECTION)) {
+      return;
+    }
+    if (this.trustedAtStart === false && vscode.workspace.isTrusted) {
+      return; // the settings Restricted Mode held back now apply: onDidGrantWorkspaceTrust restarts once
+    }
+    if (!this.wanted) {
       return;
     }
     if (needsRestart((s) => e.affectsConfiguration(s))) {
@@ -218,6 +264,7 @@ class Controller implements vscode.Disposable {
   // ---- lifecycle ----------------------------------------------------------------------------------
 
   restart(reason: string, manual = false): Promise<void> {
+    this.wanted = true;
     this.queue = this.queue
       .then(async () => {
         if (manual) {
@@ -261,6 +308,8 @@ class Controller implements vscode.Disposable {
   }
 
   private async startNow(reason: string): Promise<void> {
+    this.item.show();
+    this.trustedAtStart = vscode.workspace.isTrusted;
     this.setStatus({ state: 'starting', detail: 'looking for Python' });
     this.log.info(`Starting (${reason}).`);
     this.running = undefined;
@@ -326,6 +375,8 @@ class Controller implements vscode.Disposable {
       }
       this.onClientState(client, newState);
     });
+    // The server's messages, except the one about trust: that is the client's, once, with its button.
+    client.onNotification(ShowMessageNotification.type, (params) => this.showServerMessage(params.type, params.message));
     try {
       await client.start();
     } catch (error) {
@@ -420,7 +471,7 @@ class Controller implements vscode.Disposable {
 
   private clientOptions(): LanguageClientOptions {
     return {
-      documentSelector: buildDocumentSelector(this.userGlobs()),
+      documentSelector: buildDocumentSelector(),
       outputChannel: this.log,
       traceOutputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
@@ -453,6 +504,20 @@ class Controller implements vscode.Disposable {
         },
       },
       middleware: {
+        // VS Code's JSON support folds JSON and JSONC itself: only JSON Lines gets the server's folding.
+        provideFoldingRanges: (document, context, token, next) =>
+          document.languageId === 'jsonl' ? next(document, context, token) : null,
+        provideCodeLenses: async (document, token, next) => this.lensProgress.mark(await next(document, token)),
+        provideCompletionItem: async (document, position, context, token, next) => {
+          const result = await next(document, position, context, token);
+          if (!result || document.languageId === 'jsonl') return result;
+          const offered = literalsOfferedByJson(document.getText(), document.offsetAt(position));
+          return Array.isArray(result)
+            ? withoutDoubles(result, offered)
+            : new vscode.CompletionList(withoutDoubles(result.items, offered), result.isIncomplete);
+        },
+        executeCommand: (command, args, next) =>
+          command === CHECK_COMMAND ? this.lensProgress.run(command, args) : next(command, args),
         workspace: {
           // The server may pull settings with workspace/configuration: answer with the same mapped
           // object that is pushed, never VS Code's raw section (which holds client-only keys).
@@ -553,6 +618,38 @@ class Controller implements vscode.Disposable {
       case 'Show Log':
         this.log.show(true);
         break;
+    }
+  }
+
+  /** A message from the server; the one about Restricted Mode becomes the client's own, once per folder. */
+  private showServerMessage(type: MessageType, message: string): void {
+    if (!vscode.workspace.isTrusted && /not trusted/i.test(message)) {
+      void this.offerTrust();
+      return;
+    }
+    this.log.info(`Server message: ${message}`);
+    const show =
+      type === MessageType.Error
+        ? vscode.window.showErrorMessage
+        : type === MessageType.Warning
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+    void show(message);
+  }
+
+  private async offerTrust(): Promise<void> {
+    const shown = 'toolsense.trustOffered';
+    if (this.workspaceState.get<boolean>(shown)) {
+      this.log.info('Restricted Mode: registered models are not imported (said once already).');
+      return;
+    }
+    await this.workspaceState.update(shown, true);
+    const choice = await vscode.window.showInformationMessage(
+      'toolsense: Restricted Mode: your registered models are not imported; tool calls are checked against input_schema.',
+      'Trust this folder',
+    );
+    if (choice === 'Trust this folder') {
+      await vscode.commands.executeCommand('workbench.trust.manage');
     }
   }
 

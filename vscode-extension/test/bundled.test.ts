@@ -89,7 +89,22 @@ describe('the private environment', () => {
     ]);
     assert.equal(steps[1].args[steps[1].args.length - 1], '/ext/bundled/toolsense-0.1.0-py3-none-any.whl[mcp]');
     const offline = installSteps('python3', '/storage', { ...wheel, wheelhouse: '/ext/bundled/wheels' });
-    assert.match(commandLine(offline[1]), /--no-index --find-links \/ext\/bundled\/wheels "\/ext\/bundled\/toolsense-0\.1\.0-py3-none-any\.whl\[mcp\]"$/);
+    assert.match(commandLine(offline[1]), /--no-compile --no-index --find-links \/ext\/bundled\/wheels "\/ext\/bundled\/toolsense-0\.1\.0-py3-none-any\.whl\[mcp\]"$/);
+  });
+
+  it('with pip in the wheelhouse: an environment without pip, and pip run from its wheel', () => {
+    const wheel = {
+      path: '/ext/bundled/toolsense-0.1.0-py3-none-any.whl',
+      file: 'toolsense-0.1.0-py3-none-any.whl',
+      version: '0.1.0',
+      size: 1,
+      wheelhouse: '/ext/bundled/wheels',
+      pip: '/ext/bundled/wheels/pip-26.3-py3-none-any.whl',
+    };
+    assert.deepEqual(installSteps('python3', '/storage', wheel).map(commandLine), [
+      'python3 -m venv --clear --without-pip /storage/venv',
+      `${venvPython('/storage/venv')} -I /ext/bundled/wheels/pip-26.3-py3-none-any.whl/pip install --disable-pip-version-check --no-input --no-compile --no-index --find-links /ext/bundled/wheels "/ext/bundled/toolsense-0.1.0-py3-none-any.whl[mcp]"`,
+    ]);
   });
 });
 
@@ -102,8 +117,9 @@ describe('failureMessage', () => {
       exitCode: 1,
       tail: ['The virtual environment was not created successfully because ensurepip is not', 'available.  On Debian/Ubuntu systems, you need to install the python3-venv'],
     });
-    assert.match(m, /^Setting up the bundled toolsense server failed while creating a private Python environment with \/usr\/bin\/python3: \/usr\/bin\/python3 -m venv exited with 1 \(/);
+    assert.match(m, /^Setting up the bundled server failed: \/usr\/bin\/python3 -m venv exited with 1 \(/);
     assert.match(m, /sudo apt install python3-venv/);
+    assert.equal(m.split('\n').length, 2);
   });
   it('offline: the index could not be reached', () => {
     const m = failureMessage(pip, {
@@ -111,10 +127,7 @@ describe('failureMessage', () => {
       exitCode: 1,
       tail: ["WARNING: Retrying ... NewConnectionError('Failed to establish a new connection')", 'ERROR: No matching distribution found for pydantic<3,>=2.10'],
     });
-    assert.match(m, /dependencies \(from the Python package index\): pip install exited with 1 \(ERROR: No matching distribution found for pydantic<3,>=2\.10\)\./);
-    assert.match(m, /The Python package index, where its dependencies come from, could not be reached/);
-    assert.match(m, /The commands and their output are in the log\.$/);
-    assert.match(m, /toolsense: Reinstall Bundled Server/);
+    assert.equal(m, 'Setting up the bundled server failed: pip install exited with 1 (ERROR: No matching distribution found for pydantic<3,>=2.10).\nThe package index could not be reached: use the platform .vsix (it carries every wheel) or a Python with toolsense.');
   });
   it('a command that could not start', () => {
     assert.match(failureMessage(venv, { ok: false, exitCode: null, tail: [], spawnError: 'spawn ENOENT' }), /could not run \(spawn ENOENT\)/);

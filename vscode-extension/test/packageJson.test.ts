@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { DEFAULT_GLOBS } from '../src/selector';
 import { CLIENT_ONLY_SETTING_KEYS, RESTRICTED_SETTING_KEYS, SERVER_SETTING_KEYS } from '../src/settings';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
@@ -29,15 +28,23 @@ describe('package.json', () => {
     assert.deepEqual(untrusted.restrictedConfigurations, RESTRICTED_SETTING_KEYS.map((k) => `toolsense.${k}`));
   });
 
-  it('activates only where toolsense has work: its configuration file and every default glob, not every JSON file', () => {
+  it('activates on JSON documents and folders (content then decides whether Python starts, src/activation.ts)', () => {
     const events: string[] = pkg.activationEvents;
-    assert.deepEqual(events, ['workspaceContains:**/toolsense.toml', ...DEFAULT_GLOBS.map((g) => `workspaceContains:${g}`)]);
+    assert.deepEqual(events, [
+      'onLanguage:json',
+      'onLanguage:jsonc',
+      'onLanguage:jsonl',
+      'workspaceContains:**/toolsense.toml',
+      'workspaceContains:**/*.json',
+      'workspaceContains:**/*.jsonl',
+    ]);
   });
 
   it('ships the bundled server wheel in the .vsix', () => {
     const ignore = fs.readFileSync(path.join(__dirname, '..', '..', '.vscodeignore'), 'utf8');
     assert.match(ignore, /^!bundled\/\*\.whl$/m);
-    assert.match(pkg.scripts.package, /npm run bundle-wheel && vsce package/);
+    assert.match(ignore, /^!bundled\/wheels\/\*\.whl$/m);
+    assert.match(pkg.scripts.package, /node scripts\/package\.js/);
   });
 
   it('contributes the commands', () => {

@@ -70,6 +70,10 @@ def run(
     )
     for handler in logging.getLogger().handlers:
         handler.addFilter(NoMessageBodies())
+    if logging.getLogger().level >= logging.WARNING:
+        # pygls warns about routine protocol events (a cancel for a request already answered), and editors show
+        # every stderr line as an error: in a normal run, only its errors.
+        logging.getLogger("pygls").setLevel(logging.ERROR)
     server = create_server()
     if tcp:
         host, _, port = tcp.rpartition(":")

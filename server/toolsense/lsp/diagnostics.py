@@ -23,6 +23,8 @@ from .state import OpenDocument
 log = logging.getLogger(__name__)
 
 IDENTIFIER = "toolsense"
+GONE = "gone"
+"""The result id of an empty report for a file that is no longer ours to report on."""
 
 
 async def wait_for_debounce(server: ToolsenseServer, od: OpenDocument) -> None:
@@ -67,6 +69,13 @@ def _disk_report(server: ToolsenseServer, uri: str) -> tuple[str, list[types.Dia
 
 def register(server: ToolsenseServer) -> None:
     options = types.DiagnosticOptions(identifier=IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=True)
+    # Open files that are not ours but got a diagnostic (a TS007 note): once closed, the next workspace pull empties
+    # them. (VS Code pulls a closed document once more and then forgets its result id: only the server can.)
+    noted: set[str] = set()
+
+    def note(od: OpenDocument) -> None:
+        if od.report is not None and od.report.kind is None and od.diagnostics:
+            noted.add(od.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)
     @server.guard(lambda: types.RelatedFullDocumentDiagnosticReport(items=[]))
@@ -78,6 +87,7 @@ def register(server: ToolsenseServer) -> None:
         if server.documents.get(od.uri) is not od:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         await server.wait_checked(od)
+        note(od)
         if params.previous_result_id is not None and params.previous_result_id == od.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=od.result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=od.diagnostics, result_id=od.result_id)
@@ -93,6 +103,7 @@ def register(server: ToolsenseServer) -> None:
             if od is None:
                 continue
             await server.wait_checked(od)
+            note(od)
             if previous.get(uri) == od.result_id:
                 items.append(
                     types.WorkspaceUnchangedDocumentDiagnosticReport(
@@ -122,5 +133,16 @@ def register(server: ToolsenseServer) -> None:
                     types.WorkspaceFullDocumentDiagnosticReport(
                         uri=uri, version=None, items=diagnostics, result_id=result_id
                     )
+                )
+        # A file the client may still hold problems for that is neither open nor ours (a closed file a folder glob
+        # pointed at, with its TS007 note): emptied once, so no entry stays in Problems.
+        reported = {item.uri for item in items}
+        closed = {uri for uri in noted if uri not in server.documents}
+        noted.difference_update(closed)
+        gone = {uri for uri, result_id in previous.items() if result_id != GONE} | closed
+        for uri in sorted(gone):
+            if uri not in reported and uri not in server.documents and uri not in server.workspace_files:
+                items.append(
+                    types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=None, items=[], result_id=GONE)
                 )
         return types.WorkspaceDiagnosticReport(items=items)

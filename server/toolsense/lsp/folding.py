@@ -1,4 +1,5 @@
-"""`textDocument/foldingRange`: objects and arrays that span lines, outermost first up to the client's limit."""
+"""`textDocument/foldingRange`: objects and arrays that span lines, outermost first up to the client's limit; for
+files of ours only (an editor's own JSON support folds the rest)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 
 from lsprotocol import types
 
+from ..engine.units import split
 from ..features.symbols import folding_ranges
 from .server import ToolsenseServer
 
@@ -19,6 +21,8 @@ def register(server: ToolsenseServer) -> None:
         if od is None or od.document is None:
             return None
         document = od.document
+        if od.kind_hint is None and split(document, None).kind is None:
+            return None
         result = []
         for fold in folding_ranges(document, server.caps.folding_limit):
             start = document.position_at(fold.start)
