@@ -38,3 +38,20 @@ def test_handled_notifications_and_requests_leave_no_future_behind() -> None:
     asyncio.run(scenario())
     assert sorted(finished) == [1, 2, 7]
     assert protocol._request_futures == {}
+
+
+def test_shutdown_cancels_running_handlers_while_they_leave_the_table() -> None:
+    """Cancelling a thread's future at shutdown runs its done-callback at once, which takes the future out of the
+    table pygls is iterating: shutdown answered "dictionary changed size during iteration" (seen in CI)."""
+    import concurrent.futures
+    import functools
+
+    protocol = create_server().protocol
+    futures = [concurrent.futures.Future[Any]() for _ in range(3)]
+    for number, future in enumerate(futures):
+        protocol._request_futures[f"job-{number}"] = future
+        future.add_done_callback(functools.partial(protocol._forget_future, f"job-{number}"))
+    for _ in protocol.lsp_shutdown():
+        pass
+    assert all(future.cancelled() for future in futures)
+    assert protocol._request_futures == {}

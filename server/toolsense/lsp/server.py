@@ -63,10 +63,22 @@ MIN_MESSAGE_BYTES = 256 * 1024 * 1024
 """Messages up to this size are always read (a 50 MB file opened is declined with a diagnostic, not dropped)."""
 
 
+class _Futures(dict[Any, Any]):
+    """pygls' table of running handlers' futures, iterated over a copy: cancelling one at shutdown runs its
+    done-callback (`ToolsenseProtocol._forget_future`) at once, which takes it out of the table meanwhile."""
+
+    def items(self) -> Any:
+        return list(super().items())
+
+
 class ToolsenseProtocol(LanguageServerProtocol):
     """pygls' protocol without its own copies of documents: toolsense keeps one `Document` per uri (an LSP
     line table and an incrementally re-parsed tree). pygls' `TextDocument` re-splits the whole text on every
     access and splits lines at U+2028, which LSP does not."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._request_futures = _Futures(self._request_futures)
 
     def _execute_handler(
         self,
