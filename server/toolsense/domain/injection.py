@@ -71,7 +71,8 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bwithout\s+(telling|informing|notifying|alerting|asking|mentioning|showing)\b[^.\n]{0,15}\b(user|human)\b|"
             r"\b(user|human)\b[^.\n]{0,20}\b(must|should|will|need) not\b[^.\n]{0,10}\b(know|see|notice|be told|"
             r"be informed|be aware)|\bhide (this|it|that)\b[^.\n]{0,20}\bfrom\b|\b(secretly|covertly)\b|"
-            r"\bkeep (this|it) (a )?(secret|hidden|confidential)\b|\b(user|human) (doesn't|does not) need to know\b",
+            r"\bkeep (this|it) (a )?(secret|hidden|confidential)\b|\b(never|do not|don't) (mention|reveal|disclose) (it|this|that)\b|"
+            r"\b(user|human) (doesn't|does not) need to know\b",
             _I,
         ),
         re.compile(
@@ -87,7 +88,8 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     BLOCK: (
         re.compile(
             r"<\s*/?\s*(important|system|instructions?|secret|hidden|admin|override|critical|prompt|assistant|"
-            r"context)\s*>|\[\s*(system|important|instructions?|admin)\s*\]|<!--",
+            r"context)\s*>|\[\s*(system|important|instructions?|admin)\s*\]|<!--|"
+            r"\bsystem (instruction|note|message|override|directive|prompt update)s?\s*:",
             _I,
         ),
     ),
@@ -177,9 +179,10 @@ class Verdict:
 
     @property
     def poisoned(self) -> bool:
-        """Override alone, or at least two categories weighing 4 together."""
+        """Override alone, or two strong kinds of signal together (addressing the model and insisting are weak:
+        many honest descriptions say "you must" and "IMPORTANT")."""
         categories = self.categories
-        return OVERRIDE in categories or (len(categories) >= 2 and self.score >= 4)
+        return OVERRIDE in categories or sum(WEIGHTS[c] >= 2 for c in categories) >= 2
 
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")
