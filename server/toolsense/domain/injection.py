@@ -71,7 +71,8 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bwithout\s+(telling|informing|notifying|alerting|asking|mentioning|showing)\b[^.\n]{0,15}\b(user|human)\b|"
             r"\b(user|human)\b[^.\n]{0,20}\b(must|should|will|need) not\b[^.\n]{0,10}\b(know|see|notice|be told|"
             r"be informed|be aware)|\bhide (this|it|that)\b[^.\n]{0,20}\bfrom\b|\b(secretly|covertly)\b|"
-            r"\bkeep (this|it) (a )?(secret|hidden|confidential)\b|\b(never|do not|don't) (mention|reveal|disclose) (it|this|that)\b|"
+            r"\bkeep (this|it) (a )?(secret|hidden|confidential)\b|"
+            r"\b(never|do not|don't) (mention|reveal|disclose) (it|this|that)\b|"
             r"\b(user|human) (doesn't|does not) need to know\b",
             _I,
         ),

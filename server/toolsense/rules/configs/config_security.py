@@ -165,7 +165,8 @@ def _secrets(pointer: tuple[str, str], entry: JsonObject, hint: str) -> Iterator
             if not isinstance(arg, str):
                 continue
             flag, _, attached = arg.partition("=")
-            previous = args[index - 1] if index > 0 and isinstance(args[index - 1], str) else ""
+            before = args[index - 1] if index > 0 else ""
+            previous = before if isinstance(before, str) else ""
             named = bool(_SECRET_NAME.search(flag) and attached) or bool(
                 previous.startswith("-") and _SECRET_NAME.search(previous)
             )
@@ -183,15 +184,16 @@ def _secrets(pointer: tuple[str, str], entry: JsonObject, hint: str) -> Iterator
             if _literal_secret(text, bool(_SECRET_NAME.search(key) or key.lower() in ("key", "sig"))):
                 yield Finding(
                     INLINE_SECRET.code,
-                    f"A secret is written inline in the URL's `{visible(key, 30)[1:-1]}` parameter ({_redacted(text)}): "
-                    f"it also ends up in server and proxy logs; {hint}",
+                    f"A secret is written inline in the URL's `{visible(key, 30)[1:-1]}` parameter "
+                    f"({_redacted(text)}): it also ends up in server and proxy logs; {hint}",
                     (*pointer, "url"),
                 )
 
 
 def _launch(name: str, pointer: tuple[str, str], entry: JsonObject, profile: bool) -> Iterator[Finding]:
     command = entry.get("command")
-    args = [a for a in entry.get("args", []) if isinstance(a, str)] if isinstance(entry.get("args"), list) else []
+    listed = entry.get("args")
+    args = [a for a in listed if isinstance(a, str)] if isinstance(listed, list) else []
     if not isinstance(command, str):
         return
     words = command.split() + args if " " in command.strip() else [command, *args]
@@ -278,7 +280,7 @@ def _unpinned(program: str, words: list[str]) -> tuple[int, str, str] | None:
         if found is None or found[1].startswith((".", "/", "file:", "http", "git+")):
             return None
         index, package = found
-        bare, _, version = package[1:].partition("@") if package.startswith("@") else package.partition("@")
+        version = (package[1:] if package.startswith("@") else package).partition("@")[2]
         if not version:
             return index, package, "without a version"
         if version in _FLOATING or re.search(r"[\^~*x><=|]", version):
