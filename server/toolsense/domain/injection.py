@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from ..document.jsontree import Pointer
-from ..visible_text import tag_spelling
-from .hidden_text import CONFUSABLE_LETTERS, INVISIBLE
+from ..invisible import INVISIBLE, tag_spelling
+from .hidden_text import CONFUSABLE_LETTERS
 
 _I = re.IGNORECASE
 

@@ -86,7 +86,8 @@ _PLACEHOLDER = re.compile(
 )
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh"})
 _PIPELINE = re.compile(
-    r"\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|;&]*\|\s*(sudo\s+)?(ba|z|da)?sh\b|"
+    r"\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|;&]*\|\s*(sudo\s+)?((ba|z|da)?sh|iex|"
+    r"invoke-expression|python3?|node|perl|ruby)\b|"
     r"\b(iex|invoke-expression)\b|\b(ba)?sh\s+<\(\s*(curl|wget)",
     re.IGNORECASE,
 )
@@ -95,6 +96,14 @@ _HOME_OR_ROOT = re.compile(
     r"^(/|~/?|\$HOME/?|\$\{HOME\}/?|\$\{userHome\}/?|%USERPROFILE%\\?|[A-Za-z]:[\\/]?|/home/[^/]+/?|/Users/[^/]+/?|"
     r"/root/?)$"
 )
+
+
+def _url_part(url: str, part: str) -> str:
+    """A part of a URL; empty when the URL does not parse (`urlsplit` raises on a broken IPv6 host)."""
+    try:
+        return str(getattr(urlsplit(url), part) or "")
+    except ValueError:
+        return ""
 
 
 def _profiles(ctx: CheckContext) -> set[str]:
@@ -136,7 +145,7 @@ def config_security_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         yield from _launch(entry.name, entry.pointer, entry.value, PROFILE in _profiles(ctx))
         url = entry.value.get("url")
         if isinstance(url, str) and url.lower().startswith("http://"):
-            host = urlsplit(url).hostname or ""
+            host = _url_part(url, "hostname")
             if not _LOOPBACK.match(host):
                 yield Finding(
                     PLAIN_HTTP.code,
@@ -180,7 +189,7 @@ def _secrets(pointer: tuple[str, str], entry: JsonObject, hint: str) -> Iterator
                 )
     url = entry.get("url")
     if isinstance(url, str):
-        for key, text in parse_qsl(urlsplit(url).query):
+        for key, text in parse_qsl(_url_part(url, "query")):
             if _literal_secret(text, bool(_SECRET_NAME.search(key) or key.lower() in ("key", "sig"))):
                 yield Finding(
                     INLINE_SECRET.code,

@@ -12,11 +12,12 @@ import json
 from collections.abc import Iterator
 
 from ...document.jsontree import Pointer
-from ...domain.hidden_text import HiddenRun, confusable, hidden_runs, spelled, without_hidden
+from ...domain.hidden_text import confusable
 from ...domain.tool import tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, RenameKey, ReplaceValue, Severity
 from ...engine.units import Unit
+from ...invisible import HiddenRun, hidden_runs, spelled, without_hidden
 from ...jsonvalue import JsonValue
 from ...visible_text import visible
 from ..catalog import CATALOG
