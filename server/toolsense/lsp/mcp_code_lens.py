@@ -9,6 +9,7 @@ import asyncio
 
 from lsprotocol import types
 
+from ..domain.live import pending_key
 from ..engine.placement import place
 from ..engine.units import mcp_config_dialect, root_value
 from ..mcp_live.config import server_entries
@@ -17,6 +18,8 @@ from .server import ToolsenseServer
 
 CHECK_COMMAND = "toolsense.mcp.checkServer"
 LENS_TITLE = "Check this server's tools"
+ACCEPT_COMMAND = "toolsense.mcp.acceptTools"
+ACCEPT_TITLE = "Accept these tools"
 
 
 def register(server: ToolsenseServer) -> None:
@@ -41,4 +44,7 @@ def register(server: ToolsenseServer) -> None:
             range_ = place(od.document, root, entry.pointer, "key", None)
             command = types.Command(LENS_TITLE, CHECK_COMMAND, arguments=[uri, entry.name])
             lenses.append(types.CodeLens(to_lsp_range(range_), command))
+            if server.registry.live.get(pending_key(uri, entry.name)) is not None:
+                accept = types.Command(ACCEPT_TITLE, ACCEPT_COMMAND, arguments=[uri, entry.name])
+                lenses.append(types.CodeLens(to_lsp_range(range_), accept))
         return lenses
