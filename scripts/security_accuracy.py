@@ -5,7 +5,8 @@
     python scripts/security_accuracy.py --check    also exit 1 when a target is missed
 
 Benign set: every tool and configuration in ../shared/corpus (when present) and the wild corpus
-(tests/corpus/wild/files, or --wild DIR), checked with the `mcp-security` profile on: every finding of the
+(tests/corpus/wild, or --wild DIR), each repository its own workspace, checked with the `mcp-security` profile on:
+every finding of the
 security rules is counted by severity (target: no error; warnings listed to be judged).
 Malicious set: tests/corpus/security (MANIFEST.tsv says which rule must find which tool or server entry),
 checked as one workspace (so a tool can shadow another server's). Targets: rules 1–3 (TS290–TS293) find at least
@@ -39,10 +40,11 @@ MANIFEST = SECURITY / "MANIFEST.tsv"
 JUDGED = SECURITY / "benign_judged.tsv"
 """Findings on the benign set judged right: files there that are malicious on purpose (a scanner's fixtures)."""
 SHARED = ROOT.parent / "shared" / "corpus"
-WILD = ROOT / "tests" / "corpus" / "wild" / "files"
+WILD = ROOT / "tests" / "corpus" / "wild"
 TEXT_RULES = ("TS290", "TS291", "TS292", "TS293")
 CONFIG_RULES = ("TS940", "TS941", "TS942", "TS943", "TS944")
-CODES = TEXT_RULES + CONFIG_RULES
+COMBINATION_RULES = ("TS295",)
+CODES = TEXT_RULES + COMBINATION_RULES + CONFIG_RULES
 RECALL_TARGET = 0.9
 
 
@@ -70,16 +72,27 @@ def _judged() -> set[tuple[str, str]]:
         return {(r["file"], r["code"]) for r in csv.DictReader(handle, delimiter="\t") if r["verdict"] == "real"}
 
 
+def repositories(folder: Path) -> list[Path]:
+    """Each repository of a corpus folder, checked as its own workspace (as its owner would): a collection keeps
+    them in `files/<repository>`; any other folder is one repository, or a folder of them."""
+    if (folder / "files").is_dir():
+        return sorted(p for p in (folder / "files").iterdir() if p.is_dir())
+    children = sorted(p for p in folder.iterdir() if p.is_dir())
+    if any((child / "files").is_dir() for child in children):
+        return [repository for child in children for repository in repositories(child)]
+    return [folder]
+
+
 def benign(sources: list[tuple[str, Path]]) -> list[Benign]:
     results = []
     judged = _judged()
-    for name, folder in sources:
+    for name, root in sources:
         found = Benign(name)
-        if folder.is_dir():
+        for folder in repositories(root) if root.is_dir() else []:
             for path, diagnostics in sorted(_check([folder]).items()):
                 found.files += 1
                 for diagnostic in diagnostics:
-                    where = path.relative_to(folder).as_posix()
+                    where = path.relative_to(root).as_posix()
                     if diagnostic.code in CODES and (where, diagnostic.code) in judged:
                         found.judged_real.append(f"{diagnostic.code} {where}: {diagnostic.message}")
                     elif diagnostic.code in CODES:

@@ -11,6 +11,7 @@ import pytest
 from tests.support.automations import apply_fix
 from tests.support.checking import check, only, registry_of
 
+from toolsense.settings import Settings
 from toolsense.visible_text import message_is_safe
 
 SECURITY = ("TS290", "TS291", "TS292", "TS293")
@@ -162,3 +163,26 @@ def test_naming_a_tool_of_the_same_file_is_not_shadowing() -> None:
     )
     registry = registry_of(("file:///w/a.tools.json", both))
     assert only(check(both, None, registry=registry, uri="file:///w/a.tools.json"), "TS293") == []
+
+
+def test_untrusted_input_private_data_and_a_way_out_together_are_a_combination_risk() -> None:
+    def server(uri: str, *names: str) -> tuple[str, str]:
+        tools = [{"name": n, "description": f"Does {n}.", "inputSchema": {"type": "object"}} for n in names]
+        return uri, json.dumps({"tools": tools})
+
+    web = server("file:///w/web.tools.json", "fetch_url")
+    files = server("file:///w/files.tools.json", "read_file", "delete_file")
+    mail = server("file:///w/mail.tools.json", "send_email")
+    registry = registry_of(web, files, mail)
+    profile = Settings.model_validate({"profiles": ["mcp-security"]})
+    [finding] = only(check(files[1], None, settings=profile, registry=registry, uri=files[0]), "TS295")
+    assert finding.severity == "warning"
+    assert finding.message == (
+        "The workspace's tools together read untrusted input, read private data and can send data out (reads "
+        "untrusted input: 'fetch_url' (web.tools.json); reads private data: 'read_file' (files.tools.json); can send "
+        "out: 'send_email' (mail.tools.json); and 'delete_file' destroys): text one tool fetches can make the model "
+        "send private data away; split them across agents or ask before each call"
+    )
+    assert only(check(files[1], None, registry=registry, uri=files[0]), "TS295") == []  # opt-in
+    without_mail = registry_of(web, files)
+    assert only(check(files[1], None, settings=profile, registry=without_mail, uri=files[0]), "TS295") == []

@@ -4,6 +4,7 @@ from . import structure  # first: findings at one place keep the order their che
 
 # isort: split
 from . import (
+    combinations,
     descriptions,
     dialects,
     drift,
@@ -20,6 +21,7 @@ from . import (
 )
 
 MODULES = (
+    combinations,
     descriptions,
     dialects,
     drift,
