@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from tests.support.clirun import run
+
 from toolsense.mcp_live.drift import drift_findings
 
 ROOT = Path(__file__).resolve().parents[2]
