@@ -5,8 +5,8 @@
     python scripts/security_accuracy.py --check    also exit 1 when a target is missed
 
 Benign set: every tool and configuration in ../shared/corpus (when present) and the wild corpus
-(tests/corpus/wild, or --wild DIR), each repository its own workspace, checked with the `mcp-security` profile on:
-every finding of the
+(tests/corpus/wild, or --wild DIR), each repository its own workspace (every .json, .jsonl and .snap file,
+named explicitly), checked with the `mcp-security` profile on: every finding of the
 security rules is counted by severity (target: no error; warnings listed to be judged).
 Malicious set: tests/corpus/security (MANIFEST.tsv says which rule must find which tool or server entry),
 checked as one workspace (so a tool can shadow another server's). Targets: rules 1–3 (TS290–TS293) find at least
@@ -89,7 +89,8 @@ def benign(sources: list[tuple[str, Path]]) -> list[Benign]:
     for name, root in sources:
         found = Benign(name)
         for folder in repositories(root) if root.is_dir() else []:
-            for path, diagnostics in sorted(_check([folder]).items()):
+            files = sorted(p for p in folder.rglob("*") if p.suffix in (".json", ".jsonl", ".snap") and p.is_file())
+            for path, diagnostics in sorted(_check(files).items()):
                 found.files += 1
                 for diagnostic in diagnostics:
                     where = path.relative_to(root).as_posix()

@@ -45,10 +45,11 @@ _TOKEN = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+|[a-z0-9][A-Z][a-
 """Tool-like names only (`send_email`, `sendEmail`, `send-email`): a plain word names a tool by chance."""
 _STEERING = re.compile(
     r"\b(must|always|never|shall|has to|have to|is required to)\b[^.\n]{0,60}\b(send|sent|set|include|add|pass|"
-    r"forward|redirect|route|replace|change|go|bcc|cc|copy|report|upload)\b|\b(instead of|rather than|do not use|"
-    r"don't use|never use|stop using)\b",
+    r"forward|redirect|route|replace|change|go|bcc|cc|copy|report|upload)\b",
     re.IGNORECASE,
 )
+"""Changing how the other tool is called (its recipient, its arguments); choosing between tools ("use X instead")
+is ordinary guidance, which servers split over one file per tool give about their own tools."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _HOSTILE = {OVERRIDE, SECRECY, BLOCK, SECRETS, EXFILTRATE}
 
