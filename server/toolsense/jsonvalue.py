@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import TypeAlias
 
+from .visible_text import escape
+
 JsonValue: TypeAlias = "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None"
 """A value decoded from JSON (or TOML): what a unit, a schema or a setting holds."""
 
@@ -32,12 +34,13 @@ def json_type_name(value: object) -> str:
 
 
 def short_repr(value: object, limit: int = 60) -> str:
-    """The value as a message shows it: JSON when it is JSON, cut to `limit` characters."""
+    """The value as a message shows it: JSON when it is JSON, cut to `limit` characters, invisible and control
+    characters written `<U+XXXX>` (a message never carries them: `visible_text`)."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return escape(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def loads(text: str | bytes | bytearray) -> JsonValue:

@@ -57,6 +57,11 @@ REAL: dict[tuple[str, str, str | None], tuple[int, str]] = {
         '`"parameters": {}` has no `"type": "object"`: OpenAI-compatible APIs reject it (DeepSeek: '
         "end-4/dots-hyprland#3264); OpenAI's own rule for a function without arguments is to omit `parameters`.",
     ),
+    ("AgentSafe-AI__agentsentry/testdata/tools.json", "TS292", None): (
+        1,
+        'a tool scanner\'s test fixture: its run_command description says "ignore all previous instructions" on '
+        "purpose (issue 23, TS292).",
+    ),
 }
 
 # The manifest's `dialect` column -> the dialects toolsense must read the file's units in.
@@ -139,7 +144,7 @@ def test_every_error_is_listed_with_its_reason(checked: dict[str, FileReport | N
                 errors[(where, d.code, key)] += 1
     expected = {key: count for key, (count, _why) in REAL.items()}
     assert dict(errors) == expected
-    assert sum(count for count, _ in REAL.values()) == 28
+    assert sum(count for count, _ in REAL.values()) == 29
 
 
 def test_the_real_violations_say_what_is_wrong(checked: dict[str, FileReport | None]) -> None:

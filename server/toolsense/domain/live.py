@@ -17,3 +17,19 @@ def summary_key(uri: str, name: str) -> str:
 def entry_digest(entry: JsonValue) -> str:
     """The server entry as it was when checked: equal for equal entries, whatever their key order."""
     return json.dumps(entry, sort_keys=True)
+
+
+def drift_key(snapshot_uri: str) -> str:
+    """Where the editor keeps the drift it found between a server and its committed snapshot (findings on the
+    snapshot), until the tools are accepted or the snapshot changes."""
+    return f"mcp-drift:{snapshot_uri}"
+
+
+def pending_key(uri: str, name: str) -> str:
+    """Marks a server entry whose new tools wait for "Accept these tools" (the code lens offers it)."""
+    return f"mcp-pending:{uri}#{name}"
+
+
+def tools_digest(tools: list[JsonValue]) -> str:
+    """The committed tools as they were compared: drift found for them no longer holds once they change."""
+    return json.dumps(tools, sort_keys=True)

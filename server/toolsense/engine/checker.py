@@ -18,6 +18,7 @@ from ..document.document import ByteEdit, Document
 from ..document.embedded import EmbeddedNode
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
+from ..visible_text import SafeMessage
 from .catalog import UnitKind
 from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
@@ -55,14 +56,14 @@ class SharedFindings(Protocol):
 
 
 @dataclass(frozen=True)
-class RelatedLocation:
+class RelatedLocation(SafeMessage):
     uri: str
     range: Range
     message: str
 
 
 @dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(SafeMessage):
     range: Range
     severity: Severity
     code: str

@@ -33,6 +33,8 @@ from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAUL
 from . import records, regexes
 from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation
+from .config_dialects import SERVER_JSON
+from .config_dialects import mcp_config_dialect as mcp_config_dialect  # where every caller finds it
 from .detect import detect
 from .lenient import lenient_json
 from .recovery import Shape, recover
@@ -256,18 +258,15 @@ Desktop): ours when the name matches and the content has a `servers` / `mcpServe
 
 
 def _is_mcp_config(uri: str, root: Node) -> bool:
+    if uri.rstrip("/").rsplit("/", 1)[-1] == SERVER_JSON:
+        name, version = _member_value(root, "name"), _member_value(root, "version")
+        return name is not None and name.type == "string" and version is not None
     if uri.rstrip("/").rsplit("/", 1)[-1] not in MCP_CONFIG_FILES:
         return False
     return any((value := _member_value(root, key)) is not None and value.type == "object" for key in MCP_SERVER_KEYS)
 
 
 MCP_SERVER_KEYS = ("servers", "mcpServers")
-
-
-def mcp_config_dialect(value: Any) -> str:
-    """`vscode` (a `servers` map, with `inputs`) or `claude` (an `mcpServers` map: Claude Code, Claude Desktop,
-    Cursor)."""
-    return "vscode" if isinstance(value, dict) and isinstance(value.get("servers"), dict) else "claude"
 
 
 def _not_checked(kind: UnitKind) -> str:

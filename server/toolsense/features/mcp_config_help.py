@@ -22,6 +22,8 @@ def config_site(query: CursorQuery, pointer: Pointer | None = None) -> Site | No
     if unit is None or unit.kind != "mcp_config":
         return None
     dialect = unit.dialect if unit.dialect in CONFIG_MODELS else mcp_config_dialect(unit.value)
+    if dialect not in CONFIG_MODELS:
+        return None  # the registry's server.json
     model = CONFIG_MODELS[dialect]
     pointer = query.relative if pointer is None else pointer
     return Site("envelope", _help_schema(dialect), pointer, (), model.__doc__ or "", model)

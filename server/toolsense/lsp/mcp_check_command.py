@@ -3,6 +3,11 @@ file, list its tools, write the snapshot (`<workspace>/.toolsense/mcp/<server>.t
 (`window/showDocument`; its diagnostics come from the ordinary checks), and put a one-line summary on the entry
 ("3 tools, 2 errors, 5 warnings", TS924; a failure as TS920/TS921).
 
+When a snapshot is already there (committed), the listing is compared with it first and nothing is written: the
+drift (TS925–TS927, with the security review of changed tools) shows in the snapshot and as a TS927 summary on
+the entry, and the code lens offers `toolsense.mcp.acceptTools [uri, name]` ("Accept these tools"), which writes
+the new snapshot the run listed.
+
 Only when asked (never on open), only in a trusted workspace, one run per entry at a time, within
 `TIME_LIMIT_S`; the SDK stops the server after listing. `env` and `headers` values are redacted from every
 message and never logged.
@@ -19,18 +24,20 @@ from typing import Any
 from lsprotocol import types
 
 from ..document.document import Document
-from ..domain.live import entry_digest, summary_key
+from ..domain.live import drift_key, entry_digest, pending_key, summary_key, tools_digest
 from ..engine.checker import check_document
 from ..engine.context import CheckContext
 from ..engine.findings import Severity
 from ..engine.units import mcp_config_dialect
 from ..engine.workspace import uri_to_path
 from ..mcp_live.client import SdkMissing, redact, secrets_of
-from ..mcp_live.codes import SERVER_FAILED, SUMMARY
+from ..mcp_live.codes import SERVER_FAILED, SUMMARY, TOOL_CHANGED
 from ..mcp_live.config import Unresolved, entry_target, entry_transport, read_env_file, server_entries
 from ..mcp_live.run import SnapshotError, SnapshotFolder, check_server
+from ..mcp_live.snapshot import read_snapshot_tools, snapshot_text
 from ..rules import CATALOG
-from .mcp_code_lens import CHECK_COMMAND
+from ..safe_write import write_file_atomically
+from .mcp_code_lens import ACCEPT_COMMAND, CHECK_COMMAND
 from .server import ToolsenseServer
 
 log = logging.getLogger(__name__)
@@ -55,8 +62,14 @@ def workspace_folder(server: ToolsenseServer, config: Path) -> Path:
     return config.parent.parent if config.parent.name == ".vscode" else config.parent
 
 
+Pending = dict[tuple[str, str], tuple[Path, str]]
+"""The snapshot text a run listed for an entry whose committed snapshot differs, until it is accepted."""
+DRIFT_CODES = frozenset({"TS925", "TS926", "TS927", "TS290", "TS292"})
+
+
 def register(server: ToolsenseServer) -> None:
     running: set[tuple[str, str]] = set()
+    pending: Pending = {}
 
     def remember(uri: str, name: str, entry: dict[str, Any], code: str, message: str, severity: Severity) -> None:
         value = {"code": code, "message": message, "severity": int(severity), "digest": entry_digest(entry)}
@@ -91,13 +104,52 @@ def register(server: ToolsenseServer) -> None:
             return {"refused": "running"}
         running.add(key)
         try:
-            return await _run(server, uri, name, entry.value, workspace_folder(server, config), remember)
+            folder = workspace_folder(server, config)
+            return await _run(server, uri, name, entry.value, folder, remember, pending)
         finally:
             running.discard(key)
 
+    @server.command(ACCEPT_COMMAND)
+    async def accept_server_tools(*arguments: Any) -> dict[str, Any] | None:
+        if len(arguments) < 2 or not all(isinstance(a, str) for a in arguments[:2]):
+            server.show(f"{ACCEPT_COMMAND} expects [document uri, server name]")
+            return None
+        key = (str(arguments[0]), str(arguments[1]))
+        waiting = pending.pop(key, None)
+        if waiting is None or not server.settings.trusted:
+            server.show("Nothing to accept: run 'Check this server's tools' first")
+            return None
+        path, text = waiting
+        # Atomically, and never through a link (a `.toolsense` or snapshot file that is a link is refused).
+        try:
+            await asyncio.to_thread(write_file_atomically, path, text.encode("utf-8"))
+        except OSError as error:
+            server.show(f"toolsense: cannot write {path.name}: {error}; the snapshot is unchanged")
+            return None
+        snapshot_uri = path.resolve().as_uri()
+        server.registry.set_live(drift_key(snapshot_uri), None)
+        server.registry.set_live(pending_key(*key), None)
+        od = server.documents.get(key[0])
+        entry = _entry(od.report.units[0].value, key[1]) if od is not None and od.report and od.report.units else None
+        relative = "/".join((*SNAPSHOT_FOLDER, path.name))
+        remember(
+            key[0], key[1], entry or {}, SUMMARY.code, f"'{key[1]}': tools accepted ({relative})", Severity.INFORMATION
+        )
+        return {"written": snapshot_uri}
+
+
+def _entry(value: Any, name: str) -> dict[str, Any] | None:
+    return next((e.value for e in server_entries(value, mcp_config_dialect(value)) if e.name == name), None)
+
 
 async def _run(
-    server: ToolsenseServer, uri: str, name: str, entry: dict[str, Any], folder: Path, remember: Any
+    server: ToolsenseServer,
+    uri: str,
+    name: str,
+    entry: dict[str, Any],
+    folder: Path,
+    remember: Any,
+    pending: Pending,
 ) -> dict[str, Any]:
     try:
         env_file = entry.get("envFile")
@@ -115,7 +167,7 @@ async def _run(
     settings = server.settings
     try:
         outcome = await asyncio.to_thread(
-            check_server, target, snapshots, settings, timeout=TIME_LIMIT_S, update=True, compare=False
+            check_server, target, snapshots, settings, timeout=TIME_LIMIT_S, update=False, compare=True
         )
     except SnapshotError as error:
         message = f"Cannot check '{name}': {error}"
@@ -140,6 +192,11 @@ async def _run(
         return {"error": message}
     snapshot = outcome.snapshot
     snapshot_uri = snapshot.resolve().as_uri()
+    drift = [d for d in outcome.diagnostics if d.code in DRIFT_CODES and d.finding is not None]
+    if outcome.compared and drift:
+        return await _drifted(server, uri, name, entry, snapshot, listing, drift, remember, pending)
+    pending.pop((uri, name), None)
+    server.registry.set_live(pending_key(uri, name), None)
     data = bytearray(snapshot.read_bytes())
     document = Document(snapshot_uri, data, None, server.encoding)
     context = CheckContext(settings, server.registry, snapshot_uri, settings.trusted, server.models, catalog=CATALOG)
@@ -154,9 +211,55 @@ async def _run(
     message = f"'{name}': {summary} (snapshot {relative})" + (f"; {notes}" if notes else "")
     severity = Severity.WARNING if listing.notes else Severity.INFORMATION
     remember(uri, name, entry, SUMMARY.code, redact(message, secrets), severity)
+    await _show(server, snapshot_uri)
+    return {"tools": tools, "errors": errors, "warnings": warnings, "snapshot": snapshot_uri, "summary": summary}
+
+
+async def _show(server: ToolsenseServer, uri: str) -> None:
     if server.client_capabilities.window is not None and server.client_capabilities.window.show_document:
         try:
-            await server.window_show_document_async(types.ShowDocumentParams(snapshot_uri, take_focus=True))
+            await server.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True))
         except Exception:
             log.warning("window/showDocument failed", exc_info=True)
-    return {"tools": tools, "errors": errors, "warnings": warnings, "snapshot": snapshot_uri, "summary": summary}
+
+
+async def _drifted(
+    server: ToolsenseServer,
+    uri: str,
+    name: str,
+    entry: dict[str, Any],
+    snapshot: Path,
+    listing: Any,
+    drift: list[Any],
+    remember: Any,
+    pending: Pending,
+) -> dict[str, Any]:
+    """The server's tools differ from the committed snapshot: show it (in the snapshot, on the entry), keep the new
+    listing for "Accept these tools", write nothing."""
+    snapshot_uri = snapshot.resolve().as_uri()
+    committed = read_snapshot_tools(snapshot) or []
+    findings = [
+        {
+            "code": d.code,
+            "message": d.message,
+            "pointer": list(d.finding.pointer),
+            "target": d.finding.target,
+            "severity": int(d.severity),
+        }
+        for d in drift
+    ]
+    server.registry.set_live(drift_key(snapshot_uri), {"digest": tools_digest(committed), "findings": findings})
+    pending[(uri, name)] = (snapshot, snapshot_text(listing))
+    server.registry.set_live(pending_key(uri, name), entry_digest(entry))
+    relative = "/".join((*SNAPSHOT_FOLDER, snapshot.name))
+    changes = len([d for d in drift if d.code in ("TS925", "TS926", "TS927")])
+    review = len(drift) - changes
+    message = (
+        f"'{name}': the server's tools differ from the committed snapshot ({_plural(changes, 'change')}"
+        + (f", {_plural(review, 'security finding')} in the new version" if review else "")
+        + f"; see {relative}): review them, then 'Accept these tools' writes the new snapshot"
+    )
+    severity = Severity.ERROR if review else Severity.WARNING
+    remember(uri, name, entry, TOOL_CHANGED.code, message, severity)
+    await _show(server, snapshot_uri)
+    return {"drift": changes, "review": review, "snapshot": snapshot_uri}

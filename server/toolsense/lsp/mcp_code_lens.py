@@ -6,12 +6,14 @@ A lens only offers the command (`mcp_check_command`); nothing runs until it is c
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from lsprotocol import types
 
 from ..document.document import Document
 from ..document.jsontree import LocateCache
+from ..domain.live import pending_key
 from ..engine.placement import place_bytes
 from ..engine.units import mcp_config_dialect, root_value
 from ..mcp_live.config import server_entries
@@ -20,6 +22,8 @@ from .server import ToolsenseServer
 
 CHECK_COMMAND = "toolsense.mcp.checkServer"
 LENS_TITLE = "Check this server's tools"
+ACCEPT_COMMAND = "toolsense.mcp.acceptTools"
+ACCEPT_TITLE = "Accept these tools"
 
 
 def register(server: ToolsenseServer) -> None:
@@ -36,19 +40,30 @@ def register(server: ToolsenseServer) -> None:
         if report is None or report.kind != "mcp_config" or not report.units:
             return None
         unit = report.units[0]
-        return server_lenses(od.document, unit.value, unit.dialect or mcp_config_dialect(unit.value), uri)
+        return server_lenses(
+            od.document,
+            unit.value,
+            unit.dialect or mcp_config_dialect(unit.value),
+            uri,
+            lambda name: server.registry.live.get(pending_key(uri, name)) is not None,
+        )
 
 
-def server_lenses(document: Document, value: Any, dialect: str, uri: str) -> list[types.CodeLens] | None:
+def server_lenses(
+    document: Document, value: Any, dialect: str, uri: str, pending: Callable[[str], bool] = lambda name: False
+) -> list[types.CodeLens] | None:
     """One lens on the key of each server entry, placed in one pass: the entries are members of one object,
-    indexed once (a search from the root per entry took a minute for 5,000 servers)."""
+    indexed once (a search from the root per entry took a minute for 5,000 servers). An entry whose listed
+    tools wait for acceptance (`pending`) gets the "Accept these tools" lens beside it."""
     root = root_value(document.outline)
     if root is None:
         return None
     lenses = []
     cache = LocateCache()
     for entry in server_entries(value, dialect):
-        range_ = document.range_of(*place_bytes(root, entry.pointer, "key", None, cache))
-        command = types.Command(LENS_TITLE, CHECK_COMMAND, arguments=[uri, entry.name])
-        lenses.append(types.CodeLens(to_lsp_range(range_), command))
+        range_ = to_lsp_range(document.range_of(*place_bytes(root, entry.pointer, "key", None, cache)))
+        lenses.append(types.CodeLens(range_, types.Command(LENS_TITLE, CHECK_COMMAND, arguments=[uri, entry.name])))
+        if pending(entry.name):
+            accept = types.Command(ACCEPT_TITLE, ACCEPT_COMMAND, arguments=[uri, entry.name])
+            lenses.append(types.CodeLens(range_, accept))
     return lenses

@@ -106,10 +106,10 @@ class ServerEntry:
 
 
 def server_entries(value: Any, dialect: str) -> list[ServerEntry]:
-    servers = value.get(SERVERS_KEY[dialect]) if isinstance(value, dict) else None
-    if not isinstance(servers, dict):
+    key = SERVERS_KEY.get(dialect)
+    servers = value.get(key) if isinstance(value, dict) and key is not None else None
+    if key is None or not isinstance(servers, dict):
         return []
-    key = SERVERS_KEY[dialect]
     return [ServerEntry(name, (key, name), entry) for name, entry in servers.items() if isinstance(entry, dict)]
 
 

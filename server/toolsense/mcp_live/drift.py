@@ -13,6 +13,7 @@ from ..document.jsontree import Pointer
 from ..engine.findings import Finding
 from ..jsonvalue import short_repr
 from .codes import TOOL_ADDED, TOOL_CHANGED, TOOL_REMOVED
+from .text_diff import review_new_version, word_diff
 
 UPDATE_HINT = "run with --update-snapshot to accept"
 
@@ -87,8 +88,13 @@ def drift_findings(committed: list[Any], live: list[Any], base: Pointer = ("tool
         difference = first_difference(committed[index], live[new[name]])
         if difference is None:
             continue
+        findings.extend(review_new_version(name, live[new[name]], (*where, "name")))
         pointer, was, now, here = difference
         place = _dotted(pointer) or "the definition"
+        if isinstance(was, str) and isinstance(now, str) and (" " in was or " " in now):
+            message = f"Tool '{name}' changed: {place}: {word_diff(was, now)} ({UPDATE_HINT})"
+            findings.append(Finding(TOOL_CHANGED.code, message, (*where, *pointer)))
+            continue
         if not here:
             message = f"Tool '{name}' changed: the server now has {place} = {short_repr(now)} ({UPDATE_HINT})"
             target_pointer: Pointer = (*where, *pointer[:-1])

@@ -17,10 +17,10 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 
-def tool(index: int, prefix: str = "get_item") -> types.Tool:
+def tool(index: int, prefix: str = "get_item", suffix: str = "") -> types.Tool:
     return types.Tool(
         name=f"{prefix}_{index}",
-        description=f"Get item {index} by id. Use it when you know the id.",
+        description=f"Get item {index} by id. Use it when you know the id." + (suffix if index == 0 else ""),
         input_schema={
             "type": "object",
             "properties": {"id": {"type": "string", "description": "The item id."}},
@@ -42,7 +42,7 @@ def invalid_tools() -> list[types.Tool]:
 
 
 def build(args: argparse.Namespace) -> Server[Any]:
-    tools = [tool(i, args.prefix) for i in range(args.tools)]
+    tools = [tool(i, args.prefix, args.suffix) for i in range(args.tools)]
     if args.invalid:
         tools += invalid_tools()
 
@@ -64,6 +64,7 @@ def main() -> None:
     parser.add_argument("--name", default="paged-demo")
     parser.add_argument("--prefix", default="get_item", help="tool names: PREFIX_0, PREFIX_1, …")
     parser.add_argument("--invalid", action="store_true")
+    parser.add_argument("--suffix", default="", help="appended to the first tool's description (a rug pull)")
     parser.add_argument("--stderr-env", default=None, help="print this env variable's value to stderr at start")
     parser.add_argument("--exit-after-stderr", action="store_true", help="then exit with status 1")
     args = parser.parse_args()

@@ -75,6 +75,8 @@ def mcp_config_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(value, dict):
         return
     dialect = unit.dialect if unit.dialect in CONFIG_MODELS else mcp_config_dialect(value)
+    if dialect not in CONFIG_MODELS:
+        return  # the registry's server.json: `server_json`
     model = CONFIG_MODELS[dialect]
     for finding in model_findings(model, value, model.__doc__ or "MCP configuration"):
         code = _CODES.get(finding.code, INVALID.code if finding.code in ("TS104", "TS106") else finding.code)

@@ -4,14 +4,18 @@ from . import structure  # first: findings at one place keep the order their che
 
 # isort: split
 from . import (
+    combinations,
     descriptions,
     dialects,
     drift,
     examples,
+    hidden_text,
     json_schema,
+    live_drift,
     mcp,
     mcp_profiles,
     names,
+    poisoning,
     profiles,
     schema_root,
     strictness,
@@ -19,14 +23,18 @@ from . import (
 )
 
 MODULES = (
+    combinations,
     descriptions,
     dialects,
     drift,
     examples,
+    hidden_text,
     json_schema,
+    live_drift,
     mcp,
     mcp_profiles,
     names,
+    poisoning,
     profiles,
     schema_root,
     strictness,

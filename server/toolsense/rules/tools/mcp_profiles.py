@@ -25,6 +25,7 @@ from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
 from ...jsonvalue import JsonObject, JsonValue, short_repr
 from ...models.definitions import NAME_KEY
+from ...visible_text import visible
 from ..catalog import CATALOG
 
 QUALITY = "mcp-quality"
@@ -273,7 +274,7 @@ def _quality(view: ToolView, ctx: CheckContext) -> Iterator[Finding]:
             why = "only repeats the name" if same else f"{count} word{'s' if count != 1 else ''}"
             yield Finding(
                 VAGUE.code,
-                f"The description {short_repr(text, 40)} ({why}) does not say what the tool does and when to use it",
+                f"The description {visible(text, 40)} ({why}) does not say what the tool does and when to use it",
                 view.description_pointer,
             )
     yield from _undescribed(view)

@@ -1,0 +1,18 @@
+"""Which MCP configuration file a value is: a client's (VS Code's `servers`, the others' `mcpServers`) or the MCP
+registry's `server.json` (checked against the registry's schema by `rules.configs.server_json`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+SERVER_JSON = "server.json"
+
+
+def mcp_config_dialect(value: Any) -> str:
+    """`vscode` (a `servers` map, with `inputs`), `claude` (an `mcpServers` map: Claude Code, Claude Desktop,
+    Cursor) or `server-json` (the registry's server.json: no servers map, a `name`)."""
+    if isinstance(value, dict) and isinstance(value.get("servers"), dict):
+        return "vscode"
+    if isinstance(value, dict) and not isinstance(value.get("mcpServers"), dict) and isinstance(value.get("name"), str):
+        return "server-json"
+    return "claude"

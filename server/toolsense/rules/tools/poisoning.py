@@ -1,0 +1,122 @@
+"""Instructions aimed at the model in a tool's texts (TS292) and tools that steer another server's tools (TS293).
+On by default, every dialect.
+
+TS292 scores all of a tool's texts together (`domain.injection`): an override of earlier instructions on its own,
+or at least two kinds of signal (secrecy from the user, an `<IMPORTANT>` block, reading secrets, sending data to
+an address, steering other tools, addressing the model, urgency) weighing 4 together. TS293: a text names a tool
+that another file of the workspace defines (another server's snapshot, listing or definitions) and tells the model
+how to use it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...document.jsontree import Pointer
+from ...domain.injection import BLOCK, EXFILTRATE, OVERRIDE, SECRECY, SECRETS, judge
+from ...domain.tool import tool_view
+from ...engine.context import CheckContext
+from ...engine.findings import Finding, Related, Severity
+from ...engine.units import Unit
+from ...visible_text import visible
+from ..catalog import CATALOG
+from .hidden_text import FAMILY, dotted, strings
+
+INSTRUCTIONS = CATALOG.rule(
+    "TS292",
+    "instructions-to-the-model",
+    Severity.ERROR,
+    "A tool's texts (all of them together: descriptions, enum values, defaults, examples) carry instructions aimed "
+    "at the model: an override of earlier instructions, or several of: secrecy from the user, an `<IMPORTANT>` "
+    "block, reading secrets or private files, sending data to an address, steering other tools.",
+    FAMILY,
+)
+SHADOWING = CATALOG.rule(
+    "TS293",
+    "shadows-another-servers-tool",
+    Severity.ERROR,
+    "A tool's text names a tool another file of the workspace defines (another server) and tells the model how to "
+    "use it: one server steering another's tools.",
+    FAMILY,
+)
+
+_TOKEN = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+|[a-z0-9][A-Z][a-z0-9]*)+\b")
+"""Tool-like names only (`send_email`, `sendEmail`, `send-email`): a plain word names a tool by chance."""
+_STEERING = re.compile(
+    r"\b(must|always|never|shall|has to|have to|is required to)\b[^.\n]{0,60}\b(send|sent|set|include|add|pass|"
+    r"forward|redirect|route|replace|change|go|bcc|cc|copy|report|upload)\b",
+    re.IGNORECASE,
+)
+"""Changing how the other tool is called (its recipient, its arguments); choosing between tools ("use X instead")
+is ordinary guidance, which servers split over one file per tool give about their own tools."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_HOSTILE = {OVERRIDE, SECRECY, BLOCK, SECRETS, EXFILTRATE}
+
+
+def model_texts(unit: Unit) -> list[tuple[Pointer, str]]:
+    """Every string value of the tool (keys are judged by TS290 only)."""
+    return [(pointer, text) for pointer, text, is_key in strings(unit.value) if not is_key]
+
+
+@CATALOG.unit_check("tool")
+def poisoning_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
+    if not isinstance(unit.value, dict):
+        return
+    texts = model_texts(unit)
+    verdict = judge(texts)
+    view = tool_view(unit)
+    label = view.label if view is not None else "This tool"
+    if verdict.poisoned:
+        first = verdict.signals[0]
+        parts = [f"{s.category} ({visible(s.excerpt, 40)} in `{dotted(s.pointer)}`)" for s in verdict.signals]
+        related = tuple(
+            Related(f"{s.category}: {visible(s.excerpt, 40)}", s.pointer)
+            for s in verdict.signals[1:]
+            if s.pointer != first.pointer
+        )
+        yield Finding(
+            INSTRUCTIONS.code,
+            f"{label[0].upper()}{label[1:]} carries instructions aimed at the model: " + "; ".join(parts),
+            first.pointer,
+            related=related,
+        )
+    own = view.name if view is not None else None
+    yield from _shadowing(texts, own, bool(_HOSTILE & set(verdict.categories)), ctx)
+
+
+def _shadowing(
+    texts: list[tuple[Pointer, str]], own: str | None, hostile: bool, ctx: CheckContext
+) -> Iterator[Finding]:
+    """The first sentence that names another server's tool and changes how it is used (or any that names one, when
+    the tool's texts are hostile anyway)."""
+    known: set[str] | None = None
+    for pointer, text in texts:
+        if len(text) < 12:
+            continue
+        for sentence in _SENTENCE.split(text):
+            if not hostile and _STEERING.search(sentence) is None:
+                continue
+            for match in _TOKEN.finditer(sentence):
+                name = match.group()
+                if name == own:
+                    continue
+                if known is None:
+                    known = set(ctx.registry.names())
+                if name not in known:
+                    continue
+                definitions = ctx.registry.definitions(name)
+                others = [info for info in definitions if info.uri != ctx.uri]
+                if not others or len(others) < len(definitions):
+                    continue  # defined in this file too: this server's own tool
+                where = ctx.display_path(others[0].uri)
+                yield Finding(
+                    SHADOWING.code,
+                    f"`{dotted(pointer)}` tells the model how to use '{name}', a tool of another server "
+                    f"({visible(where, 60)}): {visible(sentence, 80)}",
+                    pointer,
+                    related=tuple(
+                        Related(f"'{name}' is defined here", info.pointer, info.uri, "value") for info in others[:3]
+                    ),
+                )
+                return
