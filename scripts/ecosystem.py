@@ -304,6 +304,22 @@ def accuracy_markdown(found: list[Found], rows: list[dict[str, str]]) -> str:
     return "\n".join(lines)
 
 
+SECURITY_MARK = "\n<!-- The security tables below: scripts/security_accuracy.py, appended by --write-docs. -->\n\n"
+
+
+def _security_markdown() -> str:
+    """The MCP security rules' tables (scripts/security_accuracy.py), measured on the same corpora."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("security_accuracy", ROOT / "scripts" / "security_accuracy.py")
+    if spec is None or spec.loader is None:
+        return ""
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["security_accuracy"] = module
+    spec.loader.exec_module(module)
+    return str(module.markdown())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--record", action="store_true", help="add findings not judged yet to verdicts.tsv as '?'")
@@ -324,11 +340,15 @@ def main(argv: list[str] | None = None) -> int:
     status = report(comparison)
     markdown = accuracy_markdown(found, rows)
     if args.write_docs:
-        ACCURACY.write_text(markdown, encoding="utf-8")
+        ACCURACY.write_text(markdown + SECURITY_MARK + _security_markdown(), encoding="utf-8")
         print(f"wrote {ACCURACY.relative_to(ROOT)}")
-    elif args.check_docs and (not ACCURACY.exists() or ACCURACY.read_text(encoding="utf-8") != markdown):
-        print("docs/accuracy.md is out of date: run `python scripts/ecosystem.py --write-docs`")
-        status = 1
+    elif args.check_docs:
+        # The security tables' benign set includes ../shared/corpus where it exists, so only this part is
+        # compared here; tests/corpus/test_security_accuracy.py holds the other.
+        written = ACCURACY.read_text(encoding="utf-8").split(SECURITY_MARK)[0] if ACCURACY.exists() else ""
+        if written != markdown:
+            print("docs/accuracy.md is out of date: run `python scripts/ecosystem.py --write-docs`")
+            status = 1
     return status
 
 
