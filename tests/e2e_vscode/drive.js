@@ -594,9 +594,16 @@ async function contentChecks() {
       return undefined;
     }, 30_000, 500);
     await menu.locator('.monaco-list-row').filter({ hasText: new RegExp(fix.titleRegex, 'i') }).first().click();
-    await save();
-    const text = readWorkspaceFile(tool.path);
-    if (text.includes(`"${fix.key}"`)) throw new Error(`the key ${fix.key} is still there:\n${text}`);
+    // The edit lands in the editor a moment after the click: a save pressed before it writes the old text and
+    // leaves the tab dirty again, so save until the file on disk has the fix (or the time is up).
+    let text = '';
+    await waitFor(`the fix of ${fix.key} on disk`, async () => {
+      await save();
+      text = readWorkspaceFile(tool.path);
+      return !text.includes(`"${fix.key}"`);
+    }, 15_000, 500).catch((error) => {
+      throw new Error(`${error}; the key ${fix.key} is still there:\n${text}`);
+    });
     return `applied ${JSON.stringify(titles.find((x) => new RegExp(fix.titleRegex, 'i').test(x)))}`;
   });
 
