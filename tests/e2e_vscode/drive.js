@@ -55,7 +55,13 @@
 //                                                     server's tools" on entry `server`; `snapshot` must be written
 //                                                     (with `tools` tools) and become the active editor, each of
 //                                                     `problems` [{severity, message, line, column}] (1-based) must
-//                                                     be listed for it, and the entry get the problem `summary`
+//                                                     be listed for it, and the entry get the problem `summary`;
+//                  drift {config, server, snapshot, suffix, drift, change, accepted}: then an entry whose committed
+//                                                     `snapshot` differs from the server's tools: its check leaves the
+//                                                     file as it is, puts `drift` on the entry and a TS927 problem
+//                                                     starting with `change` in the snapshot, and offers "Accept these
+//                                                     tools", whose click writes the snapshot (it then holds `suffix`)
+//                                                     and leaves the entry with `accepted` and no TS927 anywhere
 //   content        {quiet: {url, path, storageDir, logsDir}, tool: {url, path, tool, hoverLine, hoverColumn, fix: {line,
 //                  column, key, titleRegex}}}
 //                                                 optional, instead of the above (issue 24): `quiet` is a folder of
@@ -514,6 +520,81 @@ async function mcpChecks() {
   await check('lens-progress', async () => {
     if (!Object.values(progressSeen).some((seen) => seen.length)) throw new Error(`no progress seen: ${JSON.stringify(progressSeen)}`);
     return JSON.stringify(progressSeen);
+  });
+  if (mcp.drift) await driftChecks(mcp.drift);
+}
+
+const ACCEPT_TITLE = 'Accept these tools';
+
+/** TS927 rows of the Problems panel, filtered to relPath. */
+async function driftRows(relPath) {
+  await showProblems(relPath);
+  return (await problemRows()).filter((r) => r.includes('TS927'));
+}
+
+/** The server's tools changed since the snapshot was committed: "Check this server's tools" writes nothing and
+ * shows the drift (on the entry, in the snapshot), "Accept these tools" writes the new snapshot and clears it. */
+async function driftChecks(d) {
+  const full = path.join(config.workspace, d.snapshot);
+  const committed = fs.readFileSync(full, 'utf8');
+  const lensIn = (title) => page.locator('.editor-instance .codelens-decoration a').filter({ hasText: title });
+  await check('drift', async () => {
+    await openExactly(d.config);
+    await page.keyboard.press('Escape');
+    const lens = lensIn(LENS_TITLE);
+    await waitFor(`the code lens "${LENS_TITLE}" in ${d.config}`, async () => (await lens.count()) > 0, 60_000);
+    if (await lensIn(ACCEPT_TITLE).count()) throw new Error(`"${ACCEPT_TITLE}" is offered before any check`);
+    await lens.first().click();
+    // The committed snapshot is opened, not rewritten; the drift is on the entry and in the snapshot.
+    const snapshotBase = path.basename(d.snapshot);
+    await waitFor(`${d.snapshot} to be opened`, async () => (await activeTabs()).some((t) => t.includes(snapshotBase)), 90_000);
+    await waitForProblem(d.config, d.drift);
+    log(`${d.config}: the drift is on the entry`);
+    let rows = [];
+    await waitFor(`the TS927 change in ${d.snapshot}`, async () => {
+      rows = await driftRows(d.snapshot);
+      return rows.some((r) => r.includes(d.change));
+    }).catch((error) => {
+      throw new Error(`${error}; TS927 rows: ${JSON.stringify(rows)}`);
+    });
+    await shot('drift-snapshot');
+    if (fs.readFileSync(full, 'utf8') !== committed) throw new Error(`${d.snapshot} was written before it was accepted`);
+    // The lens offers the accept action (VS Code asks for the lenses again when the file is shown again): back to
+    // the file's tab (named with its folder: another `.mcp.json` is open).
+    const tab = page.locator('.tabs-container .tab').filter({ hasText: path.basename(d.config) }).filter({ hasText: path.dirname(d.config) });
+    await tab.first().click();
+    await waitFor(`${d.config} to be the active editor`, async () =>
+      (await activeTabs()).some((t) => t.includes(path.basename(d.config)) && t.includes(path.dirname(d.config))), 10_000);
+    await waitFor(`the code lens "${ACCEPT_TITLE}" in ${d.config}`, async () => (await lensIn(ACCEPT_TITLE).count()) === 1, 60_000)
+      .catch(async (error) => {
+        const all = await page.locator('.editor-instance .codelens-decoration').allInnerTexts();
+        throw new Error(`${error}; lenses: ${JSON.stringify(all)}`);
+      });
+    await shot('drift-lens');
+    return `snapshot unchanged; entry: ${problemLabel(d.drift)}; snapshot: ${rows.map((r) => r.split(' || ')[0]).join(' ## ')}`;
+  });
+
+  await check('accept', async () => {
+    if (!checks.drift?.ok) throw new Error('no drift to accept (the drift check failed)');
+    await lensIn(ACCEPT_TITLE).first().click();
+    const tools = await waitFor(`${d.snapshot} to hold the new tools`, async () => {
+      const text = fs.readFileSync(full, 'utf8');
+      return text !== committed && text.includes(d.suffix) ? JSON.parse(text).tools : undefined;
+    }, 30_000);
+    if (!tools[0]?.description?.includes(d.suffix)) throw new Error(`the first tool's description lacks the new text: ${JSON.stringify(tools[0])}`);
+    log(`${d.config}: ${d.snapshot} written with the new tools`);
+    // The entry says the tools were accepted; no TS927 is left on it or in the snapshot.
+    await waitForProblem(d.config, d.accepted);
+    let left = [];
+    await waitFor(`no TS927 in ${d.config}`, async () => (left = await driftRows(d.config)).length === 0).catch((error) => {
+      throw new Error(`${error}; rows: ${JSON.stringify(left)}`);
+    });
+    await waitFor(`no TS927 in ${d.snapshot}`, async () => (left = await driftRows(d.snapshot)).length === 0).catch((error) => {
+      throw new Error(`${error}; rows: ${JSON.stringify(left)}`);
+    });
+    const remaining = (await problemRows()).filter((r) => r.includes('generated by toolsense')).map((r) => r.split(' || ')[0]);
+    await shot('accepted');
+    return `${d.snapshot} holds ${JSON.stringify(d.suffix.slice(0, 40))}…; entry: ${problemLabel(d.accepted)}; snapshot problems now: ${remaining.join(' ## ')}`;
   });
 }
 
