@@ -75,6 +75,7 @@ def register(server: ToolsenseServer) -> None:
         value = {"code": code, "message": message, "severity": int(severity), "digest": entry_digest(entry)}
         server.registry.set_live(summary_key(uri, name), value)
         server.dependents_changed()
+        _refresh_code_lenses(server)
 
     @server.command(CHECK_COMMAND)
     async def check_server_tools(*arguments: Any) -> dict[str, Any] | None:
@@ -136,6 +137,19 @@ def register(server: ToolsenseServer) -> None:
             key[0], key[1], entry or {}, SUMMARY.code, f"'{key[1]}': tools accepted ({relative})", Severity.INFORMATION
         )
         return {"written": snapshot_uri}
+
+
+def _refresh_code_lenses(server: ToolsenseServer) -> None:
+    """Ask the client to ask for code lenses again: "Accept these tools" comes with a drift and goes once the tools
+    are accepted, and a client re-asks only when told (or when the file is shown again)."""
+    workspace = server.client_capabilities.workspace
+    code_lens = workspace.code_lens if workspace is not None else None
+    if code_lens is None or not code_lens.refresh_support:
+        return
+    try:
+        server.workspace_code_lens_refresh(None)
+    except Exception:  # the client left: nothing to refresh
+        log.debug("workspace/codeLens/refresh failed", exc_info=True)
 
 
 def _entry(value: Any, name: str) -> dict[str, Any] | None:
