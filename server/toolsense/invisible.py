@@ -16,16 +16,19 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-INVISIBLE = re.compile(
-    "["
+INVISIBLE_CHARS = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f"
     "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0000-\U000e0fff"
-    "]+"
 )
-"""Runs of default-ignorable code points (the bidi controls among them)."""
+"""The default-ignorable code points (the bidi controls among them), as the body of a regex character class:
+the one list the rules (TS290), the message escaping (`visible_text`) and the output escaping (`textsafety`) use."""
+CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
+"""C0 and C1 controls, DEL, the line and paragraph separators and lone surrogates, likewise as a class body."""
+INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]+")
+"""Runs of default-ignorable code points."""
 
 _ZWNJ, _ZWJ = "\u200c", "\u200d"
 _BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"

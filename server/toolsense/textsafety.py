@@ -14,16 +14,13 @@ import io
 import re
 from typing import TextIO
 
+from .invisible import CONTROL_CHARS, INVISIBLE_CHARS
+
 _UNSAFE = re.compile(
-    "["
-    "\x00-\x1f\x7f-\x9f"  # C0 and C1 controls, DEL (newline, carriage return, tab, ESC, NEL…)
-    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"  # soft hyphen, grapheme joiner, fillers, Mongolian
-    "\u200b-\u200f\u2028-\u202e\u2060-\u206f"  # zero-width, LRM/RLM, line/paragraph separators, bidi, invisibles
-    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"  # Hangul filler, variation selectors, BOM, annotations
-    "\ud800-\udfff"  # lone surrogates (from JSON `\\ud800`): not even encodable
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"  # format controls in other scripts
-    "\U000e0000-\U000e0fff"  # tag characters and variation selectors 17-256
-    "]"
+    f"[{CONTROL_CHARS}{INVISIBLE_CHARS}"
+    # and, escaped in output though TS290's list leaves them out: the interlinear annotation characters and
+    # the Egyptian hieroglyph format controls
+    "\ufff9-\ufffb\U00013430-\U0001343f]"
 )
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
-from .invisible import hidden_runs
+from .invisible import CONTROL_CHARS, hidden_runs
 
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-_CONTROLS_BUT_LINES = re.compile("(?![\n\t])[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_CONTROLS = re.compile(f"[{CONTROL_CHARS}]")
+_CONTROLS_BUT_LINES = re.compile(f"(?![\n\t])[{CONTROL_CHARS}]")
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
 
 
