@@ -3,6 +3,7 @@ lens on each server entry and its command (which runs a real SDK server from tes
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -14,6 +15,7 @@ import pytest
 from livekit import SERVERS
 from lspkit import Session, find, neovim_capabilities
 from lsprotocol import types
+from waiting import until_async
 
 VSCODE = """{
   "inputs": [{"type": "promptString", "id": "token", "description": "API token", "password": true}],
@@ -269,3 +271,65 @@ async def test_a_changed_server_is_compared_with_its_snapshot_and_accepted_only_
     assert RUG_PULL.strip() in json.loads(snapshot.read_text())["tools"][0]["description"]
     lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert [lens.command.title for lens in lenses or [] if lens.command] == ["Check this server's tools"] * 2
+
+
+def _lens_titles(lenses: Sequence[types.CodeLens] | None) -> list[str]:
+    return [lens.command.title for lens in lenses or [] if lens.command]
+
+
+async def _drifted(session: Session) -> tuple[str, Path]:
+    """A client that supports `workspace/codeLens/refresh`, and an entry whose server changed since its snapshot."""
+    caps = neovim_capabilities()
+    caps.window = types.WindowClientCapabilities(show_document=types.ShowDocumentClientCapabilities(support=True))
+    caps.workspace = types.WorkspaceClientCapabilities(code_lens=types.CodeLensWorkspaceClientCapabilities(True))
+    await session.start(caps, {"diagnostics": {"debounce_ms": 0}})
+    plain = [sys.executable, str(SERVERS / "paged_server.py"), "--tools", "2"]
+    uri = session.open(".vscode/mcp.json", _config(plain), write=True)
+    check = types.ExecuteCommandParams("toolsense.mcp.checkServer", [uri, "demo"])
+    await session.client.workspace_execute_command_async(check)
+    session.change(uri, (None, _config([*plain, "--suffix", RUG_PULL])))
+    assert "drift" in await session.client.workspace_execute_command_async(check)
+    lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert _lens_titles(lenses).count("Accept these tools") == 1
+    return uri, session.root / ".toolsense" / "mcp" / "paged-demo.tools.json"
+
+
+async def test_the_accept_lens_follows_the_state_whatever_order_the_requests_arrive_in(session: Session) -> None:
+    """Issue 29: a lens request that arrives right behind "Accept these tools" (before its snapshot is written)
+    gets no accept lens, and the server asks for lenses again when the state changed and once it settled (a
+    client may drop the first refresh: VS Code cancels a debounced lens fetch when the editor loses focus)."""
+    uri, snapshot = await _drifted(session)
+    refreshes = session.client.lens_refreshes  # type: ignore[attr-defined]
+    params = types.CodeLensParams(types.TextDocumentIdentifier(uri))
+    accept = types.ExecuteCommandParams("toolsense.mcp.acceptTools", [uri, "demo"])
+    # Both requests leave before either answer: the lens request is read while the accept writes the snapshot.
+    written, at_once = await asyncio.gather(
+        session.client.workspace_execute_command_async(accept), session.client.text_document_code_lens_async(params)
+    )
+    assert written == {"written": snapshot.as_uri()}
+    assert _lens_titles(at_once) == ["Check this server's tools"] * 2
+    await until_async(
+        lambda: session.client.lens_refreshes >= refreshes + 2,  # type: ignore[attr-defined]
+        "a code lens refresh when the state changed and another once it settled",
+    )
+    after = await session.client.text_document_code_lens_async(params)
+    assert _lens_titles(after) == ["Check this server's tools"] * 2
+    again = await session.client.workspace_execute_command_async(accept)
+    assert again is None
+    assert session.client.messages[-1].message == "Nothing to accept: run 'Check this server's tools' first"
+
+
+async def test_an_accept_that_cannot_write_keeps_the_accept_lens(session: Session) -> None:
+    """The accept lens goes the moment the command arrives; when the snapshot cannot be written it comes back."""
+    uri, snapshot = await _drifted(session)
+    snapshot.unlink()
+    snapshot.mkdir()  # a folder where the snapshot goes: the atomic write fails
+    params = types.CodeLensParams(types.TextDocumentIdentifier(uri))
+    accept = types.ExecuteCommandParams("toolsense.mcp.acceptTools", [uri, "demo"])
+    assert await session.client.workspace_execute_command_async(accept) is None
+    assert session.client.messages[-1].message.startswith("toolsense: cannot write paged-demo.tools.json: ")
+    lenses = await session.client.text_document_code_lens_async(params)
+    assert _lens_titles(lenses).count("Accept these tools") == 1
+    snapshot.rmdir()  # the way is clear again: the same lens writes it
+    assert await session.client.workspace_execute_command_async(accept) == {"written": snapshot.as_uri()}
+    assert RUG_PULL.strip() in json.loads(snapshot.read_text())["tools"][0]["description"]

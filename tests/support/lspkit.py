@@ -72,16 +72,22 @@ def _show_document(client: LanguageClient, params: types.ShowDocumentParams) -> 
     return types.ShowDocumentResult(success=True)
 
 
+def _code_lens_refresh(client: LanguageClient, params: None) -> None:
+    client.lens_refreshes += 1  # type: ignore[attr-defined]
+
+
 def make_client() -> LanguageClient:
     client = LanguageClient(converter_factory=default_converter)
     client.published = []  # type: ignore[attr-defined]
     client.diagnostic_versions = {}  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]
     client.shown = []  # type: ignore[attr-defined]
+    client.lens_refreshes = 0  # type: ignore[attr-defined]
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record_publish
     features[types.CLIENT_REGISTER_CAPABILITY] = _record_registration
     features[types.WINDOW_SHOW_DOCUMENT] = _show_document
+    features[types.WORKSPACE_CODE_LENS_REFRESH] = _code_lens_refresh
     register_lsp_features(client, features)
     return client
 

@@ -119,24 +119,51 @@ def register(server: ToolsenseServer) -> None:
         waiting = pending.pop(key, None)
         if waiting is None or not server.settings.trusted:
             server.show("Nothing to accept: run 'Check this server's tools' first")
+            _refresh_code_lenses(server)  # the lens that was clicked is stale: let the client drop it
             return None
+        # The lens follows the state from the moment the command is received: a lens request that arrives while
+        # the snapshot is being written already gets no "Accept these tools" (it is restored if the write fails).
+        accepted_digest = server.registry.live.get(pending_key(*key))
+        server.registry.set_live(pending_key(*key), None)
         path, text = waiting
         # Atomically, and never through a link (a `.toolsense` or snapshot file that is a link is refused).
         try:
             await asyncio.to_thread(write_file_atomically, path, text.encode("utf-8"))
         except OSError as error:
+            pending.setdefault(key, waiting)
+            server.registry.set_live(pending_key(*key), accepted_digest)
+            _refresh_code_lenses(server)
             server.show(f"toolsense: cannot write {path.name}: {error}; the snapshot is unchanged")
             return None
         snapshot_uri = path.resolve().as_uri()
         server.registry.set_live(drift_key(snapshot_uri), None)
-        server.registry.set_live(pending_key(*key), None)
         od = server.documents.get(key[0])
         entry = _entry(od.report.units[0].value, key[1]) if od is not None and od.report and od.report.units else None
         relative = "/".join((*SNAPSHOT_FOLDER, path.name))
         remember(
             key[0], key[1], entry or {}, SUMMARY.code, f"'{key[1]}': tools accepted ({relative})", Severity.INFORMATION
         )
+        server.spawn(_refresh_when_settled(server), "code lens refresh after accept")
         return {"written": snapshot_uri}
+
+
+SETTLED_REFRESH_LIMIT_S = 30.0
+
+
+async def _refresh_when_settled(server: ToolsenseServer, limit_s: float = SETTLED_REFRESH_LIMIT_S) -> None:
+    """Ask for code lenses again once the re-checks the accept caused are done.
+
+    The first refresh goes out as soon as the state changed, but a client may drop it: VS Code debounces a refresh
+    and cancels the pending fetch when the editor loses focus (codelensController: `onDidBlurEditorText` cancels
+    its scheduler), so a panel opened right after the click left "Accept these tools" on screen. A refresh sent
+    once the state has settled reaches a client in its new focus, and costs one request otherwise."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit_s
+    while loop.time() < deadline and any(
+        od.timer is not None or od.job is not None for od in list(server.documents.values())
+    ):
+        await asyncio.sleep(0.05)
+    _refresh_code_lenses(server)
 
 
 def _refresh_code_lenses(server: ToolsenseServer) -> None:
