@@ -234,3 +234,24 @@ async def test_a_nul_in_a_path_is_an_error_result(project: Path) -> None:
         assert failed and message == "expected a path without NUL characters, got 'tools/weather.tools.json\\x00'"
         failed, message = await _call(session, "fix", {"text": "[]", "file_name": "a\u0000.json"})
         assert failed and message == "expected a file name without NUL characters, got 'a\\x00.json'"
+
+
+async def test_an_unexpected_failure_is_an_error_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32, F16: whatever a tool raises (a bug), the agent gets an `isError` result it can read, not a
+    JSON-RPC error; the traceback goes to stderr."""
+    from mcp import Client
+
+    from toolsense.mcp_server import server
+    from toolsense.mcp_server.service import Project
+    from toolsense.settings import Settings
+
+    def broken(*args: object) -> dict[str, Any]:
+        raise RuntimeError("something inside")
+
+    monkeypatch.setattr(server, "call", broken)
+    async with Client(server.build(Project(Settings(), tmp_path))) as client:
+        result = await client.call_tool("explain_rule", {"code": "TS220"})
+    assert result.is_error
+    assert [content.text for content in result.content] == [  # type: ignore[union-attr]
+        "toolsense failed on this request (RuntimeError; a bug in toolsense)"
+    ]
