@@ -423,7 +423,8 @@ def discover_config(start: Path, workspace: Path | None = None) -> ConfigSearch:
     The search never leaves the project: it stops at the repository root (a folder holding `.git`) when start
     is inside one, else at `workspace` (the folder the server was given) or, without one (the CLI), at the home
     folder. A configuration file that is a symbolic link, belongs to another user or lies in or is writable by
-    every user, or a folder of that kind on the way, ends the search: it is reported in `skipped`, never read.
+    every user, or a folder of that kind on the way, ends the search: it is reported in `skipped`, never read
+    (a `pyproject.toml` that is a link is reported and passed over: unread, it may hold no toolsense table).
     A `toolsense.toml` further up that was not read is reported too, so nothing is ignored silently."""
     here = start.resolve()
     if not here.is_dir():
@@ -434,8 +435,13 @@ def discover_config(start: Path, workspace: Path | None = None) -> ConfigSearch:
     for folder in (here, *here.parents):
         reason = untrusted_reason(folder)
         candidate = _config_in(folder)
+        linked = config_link_reason(candidate) if reason is None and candidate is not None else None
+        if candidate is not None and candidate.name == "pyproject.toml" and linked is not None:
+            # Refused unread, so it may not even be toolsense's: the search goes on above it.
+            skipped.append(f"{candidate} is not read: {linked}")
+            candidate = linked = None
         if reason is None and candidate is not None:
-            reason = config_link_reason(candidate) or untrusted_reason(candidate)
+            reason = linked or untrusted_reason(candidate)
         if reason is not None:
             if candidate is not None:
                 skipped.append(f"{candidate} is not read: {reason}")

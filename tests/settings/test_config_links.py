@@ -47,14 +47,21 @@ def test_the_search_refuses_a_linked_toolsense_toml_and_reads_nothing_through_it
     assert LINKED_CONFIG.startswith("it is a symbolic link (toolsense reads no configuration through a link")
 
 
-def test_the_search_refuses_a_linked_pyproject_without_opening_it(tmp_path: Path) -> None:
+def test_the_search_refuses_a_linked_pyproject_and_goes_on_above_it(tmp_path: Path) -> None:
+    """Unread, a linked pyproject.toml may hold no toolsense table at all: it is named, and the search goes on."""
     repo, _ = _repository(tmp_path)
     outside = tmp_path / "elsewhere.toml"
     outside.write_text("[tool.toolsense]\n", encoding="utf-8")
-    (repo / "pyproject.toml").symlink_to(outside)
-    found = discover_config(repo)
+    package = repo / "package"
+    package.mkdir()
+    (package / "pyproject.toml").symlink_to(outside)
+    found = discover_config(package)
     assert found.path is None
-    assert found.skipped == (f"{repo / 'pyproject.toml'} is not read: {LINKED_CONFIG}",)
+    assert found.skipped == (f"{package / 'pyproject.toml'} is not read: {LINKED_CONFIG}",)
+    (repo / "toolsense.toml").write_text("", encoding="utf-8")
+    found = discover_config(package)
+    assert found.path == repo / "toolsense.toml"
+    assert found.skipped == (f"{package / 'pyproject.toml'} is not read: {LINKED_CONFIG}",)
 
 
 def test_a_dangling_link_and_a_link_to_a_sibling_are_refused_too(tmp_path: Path) -> None:
