@@ -127,3 +127,17 @@ def test_a_wrong_typed_setting_names_the_types_never_the_value(
         "'gemini', 'mcp', 'mcp-quality', 'mcp-security' (found string)",
         "x: setting 'trusted': expected true or false (found string); treated as false (not trusted)",
     ]
+
+
+def test_a_link_swapped_in_after_the_check_is_not_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file is opened without following a link, so one that appears between the check and the read (the
+    check is skipped here to stand for that moment) is refused by the operating system."""
+    import toolsense.settings as settings_module
+
+    repo, credentials = _repository(tmp_path)
+    link = repo / "toolsense.toml"
+    link.symlink_to(credentials)
+    monkeypatch.setattr(settings_module, "config_link_reason", lambda path: None)
+    with pytest.raises(ConfigFileError) as raised:
+        read_config_section(link)
+    assert str(raised.value) == f"{link}: cannot read configuration: Too many levels of symbolic links"
