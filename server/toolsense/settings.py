@@ -258,7 +258,7 @@ def _describe_type(annotation: Any) -> str | None:
 
 
 def _expected(err: Any) -> str:
-    """'unknown key' (with the valid keys) or 'expected <type> (found <type>: <value>)'."""
+    """'unknown key' (with the valid keys) or 'expected <type> (found <type>)'."""
     kind = str(err.get("type", ""))
     loc = tuple(err.get("loc", ()))
     if kind == "extra_forbidden":
@@ -271,8 +271,10 @@ def _expected(err: Any) -> str:
         if known:
             message += " (valid keys: " + ", ".join(known) + ")"
         return message
+    # The type found, never the value: a configuration may hold what is not toolsense's to print (a token in a
+    # file someone made the project's configuration), and messages reach CI logs and the editor.
     value = err.get("input")
-    found = "found null" if value is None else f"found {toml_type_name(value)}: {value!r}"
+    found = "found null" if value is None else f"found {toml_type_name(value)}"
     described = _describe_type(_annotation_at(loc))
     if kind.endswith("_type") or kind.endswith("_parsing") or kind in ("literal_error", "enum") or described is None:
         if described is not None:
@@ -346,11 +348,15 @@ class ConfigSearch:
 
 
 def _config_in(folder: Path) -> Path | None:
-    """`toolsense.toml`, or a `pyproject.toml` with a `[tool.toolsense]` table, in folder."""
+    """`toolsense.toml`, or a `pyproject.toml` with a `[tool.toolsense]` table, in folder. A symbolic link by
+    either name is returned unread (the caller refuses it): a linked pyproject.toml is not even opened to look
+    for the table."""
     candidate = folder / "toolsense.toml"
-    if candidate.is_file():
+    if candidate.is_symlink() or candidate.is_file():
         return candidate
     pyproject = folder / "pyproject.toml"
+    if pyproject.is_symlink():
+        return pyproject
     if pyproject.is_file():
         try:
             data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
@@ -358,6 +364,27 @@ def _config_in(folder: Path) -> Path | None:
             return None
         if isinstance(data.get("tool"), dict) and "toolsense" in data["tool"]:
             return pyproject
+    return None
+
+
+LINKED_CONFIG = (
+    "it is a symbolic link (toolsense reads no configuration through a link, which could lead outside the "
+    "project; name the file itself with --config, or copy it)"
+)
+ELSEWHERE_CONFIG = "it resolves outside the folder it is in (toolsense reads no configuration from elsewhere)"
+
+
+def config_link_reason(path: Path) -> str | None:
+    """Why a configuration file must not be read because of where it leads: it is a symbolic link (dangling
+    or not), or it resolves outside the folder it was found in. None for a regular file in its folder, and for
+    a path where nothing is yet."""
+    try:
+        if path.is_symlink():
+            return LINKED_CONFIG
+        if path.exists() and path.resolve().parent != path.parent.resolve():
+            return ELSEWHERE_CONFIG
+    except (OSError, ValueError, RuntimeError) as error:
+        return f"cannot be inspected ({getattr(error, 'strerror', None) or type(error).__name__})"
     return None
 
 
@@ -395,8 +422,9 @@ def discover_config(start: Path, workspace: Path | None = None) -> ConfigSearch:
 
     The search never leaves the project: it stops at the repository root (a folder holding `.git`) when start
     is inside one, else at `workspace` (the folder the server was given) or, without one (the CLI), at the home
-    folder. A configuration file that belongs to another user or lies in or is writable by every
-    user, or a folder of that kind on the way, ends the search: it is reported in `skipped`, never read.
+    folder. A configuration file that is a symbolic link, belongs to another user or lies in or is writable by
+    every user, or a folder of that kind on the way, ends the search: it is reported in `skipped`, never read
+    (a `pyproject.toml` that is a link is reported and passed over: unread, it may hold no toolsense table).
     A `toolsense.toml` further up that was not read is reported too, so nothing is ignored silently."""
     here = start.resolve()
     if not here.is_dir():
@@ -407,8 +435,13 @@ def discover_config(start: Path, workspace: Path | None = None) -> ConfigSearch:
     for folder in (here, *here.parents):
         reason = untrusted_reason(folder)
         candidate = _config_in(folder)
+        linked = config_link_reason(candidate) if reason is None and candidate is not None else None
+        if candidate is not None and candidate.name == "pyproject.toml" and linked is not None:
+            # Refused unread, so it may not even be toolsense's: the search goes on above it.
+            skipped.append(f"{candidate} is not read: {linked}")
+            candidate = linked = None
         if reason is None and candidate is not None:
-            reason = untrusted_reason(candidate)
+            reason = linked or untrusted_reason(candidate)
         if reason is not None:
             if candidate is not None:
                 skipped.append(f"{candidate} is not read: {reason}")
@@ -461,12 +494,23 @@ class ConfigFileError(Exception):
     """The configuration file cannot be read or parsed at all."""
 
 
-def load_config_file(path: Path) -> tuple[Settings, list[SettingsProblem]]:
-    """Read settings from a toolsense.toml or pyproject.toml; unreadable files raise ConfigFileError."""
+def read_config_section(path: Path) -> Any:
+    """The toolsense section of a toolsense.toml (the whole file) or pyproject.toml (`[tool.toolsense]`), raw.
+
+    A file that is a symbolic link or resolves outside its folder is refused (ConfigFileError), and it is opened
+    without following a link, so one swapped in after that check is refused too; so are unreadable files and
+    invalid TOML. No message quotes the file's text."""
+    reason = config_link_reason(path)
+    if reason is not None:
+        raise ConfigFileError(f"{path} is not read: {reason}")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigFileError(f"{path}: cannot read configuration: {error}") from error
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with open(fd, "rb") as handle:
+            text = handle.read().decode("utf-8")
+    except OSError as error:
+        raise ConfigFileError(f"{path}: cannot read configuration: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise ConfigFileError(f"{path}: cannot read configuration: not UTF-8 (byte {error.start})") from error
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -476,4 +520,9 @@ def load_config_file(path: Path) -> tuple[Settings, list[SettingsProblem]]:
         section = tool.get("toolsense", {}) if isinstance(tool, dict) else {}
     else:
         section = data
-    return settings_from_mapping(section, str(path))
+    return section
+
+
+def load_config_file(path: Path) -> tuple[Settings, list[SettingsProblem]]:
+    """Read settings from a toolsense.toml or pyproject.toml; unreadable or refused files raise ConfigFileError."""
+    return settings_from_mapping(read_config_section(path), str(path))

@@ -38,7 +38,7 @@ from pydantic import BaseModel
 
 from .domain.validation import model_schema
 from .modelprobe import probe_modules
-from .settings import Settings
+from .settings import Settings, config_link_reason
 
 IMPORT_FAILED = "TS801"
 IMPORT_TIMEOUT = "TS802"
@@ -363,14 +363,19 @@ def start_loading(
     return loading
 
 
-def load_models_for_cli(settings: Settings, root: Path, err: TextIO) -> ModelRegistry | None:
+SETTINGS_UNTRUSTED = "the settings say trusted = false"
+
+
+def load_models_for_cli(
+    settings: Settings, root: Path, err: TextIO, untrusted_because: str = SETTINGS_UNTRUSTED
+) -> ModelRegistry | None:
     """The CLI is trusted (unless the settings say `trusted = false`); returns the loaded model registry, or
     None when no models or enums are registered. Problems are printed to err (and reported as diagnostics)."""
     if not settings.models and not settings.enums:
         return None
     config_path = _config_file(root)
     if not settings.trusted:
-        err.write("toolsense: registered models are not imported: the settings say trusted = false\n")
+        err.write(f"toolsense: registered models are not imported: {untrusted_because}\n")
         return None
     started = time.monotonic()
     loading = start_loading(settings, root, config_path=config_path)
@@ -390,8 +395,9 @@ def load_models_for_cli(settings: Settings, root: Path, err: TextIO) -> ModelReg
 
 
 def _config_file(root: Path) -> Path | None:
+    """The configuration file in root that messages point into (never one that is a link: it is not read)."""
     for name in ("toolsense.toml", "pyproject.toml"):
         candidate = root / name
-        if candidate.is_file():
+        if config_link_reason(candidate) is None and candidate.is_file():
             return candidate
     return None

@@ -214,7 +214,7 @@ def test_explicit_config_option(workspace: Path, capsys: pytest.CaptureFixture[s
         ('severty = { TS101 = "off" }\n', "setting 'severty': unknown key; did you mean 'severity'?"),
         ('profiles = "anthropic"\n', "setting 'profiles': expected an array whose items are one of 'anthropic'"),
         ('[diagnostics]\ndebounce_ms = "fast"\n', "setting 'diagnostics.debounce_ms': expected an integer"),
-        ('trusted = "yes"\n', "setting 'trusted': expected true or false (found string: 'yes')"),
+        ('trusted = "yes"\n', "setting 'trusted': expected true or false (found string)"),
         ('[severity]\nTS101 = "warn"\n', "setting 'severity.TS101': expected one of 'error', 'warning'"),
         ("[files]\ntool_definitions = 3\n", "setting 'files.tool_definitions': expected an array of strings"),
     ],

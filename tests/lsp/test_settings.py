@@ -18,10 +18,10 @@ async def test_invalid_initialization_option_shows_a_message_and_uses_the_defaul
     texts = sorted(m.message for m in messages)
     assert texts[0] == (
         "toolsense: invalid setting 'diagnostics.debounce_ms' in initializationOptions: expected an integer "
-        "(found string: 'soon'). Using the default."
+        "(found string). Using the default."
     )
     assert texts[1].startswith("toolsense: invalid setting 'severity.TS101' in initializationOptions: ")
-    assert "'loud'" in texts[1]
+    assert texts[1].endswith("(found string). Using the default.") and "'loud'" not in texts[1]  # never the value
     assert all(m.type == types.MessageType.Warning for m in messages)
     # The server works on with the defaults.
     uri = session.open("tools/weather.tools.json", WEATHER_TOOLS)
@@ -94,4 +94,4 @@ async def test_invalid_setting_in_did_change_configuration(session: Session) -> 
     )
     (message,) = await session.until(lambda: session.client.messages, "a message")
     assert message.message.startswith("toolsense: invalid setting 'limits.max_file_mb' in client settings")
-    assert "expected a number (found string: 'big')" in message.message
+    assert "expected a number (found string)" in message.message

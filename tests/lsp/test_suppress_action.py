@@ -148,3 +148,30 @@ async def test_a_keystroke_inside_a_tool_keeps_the_comment_above_it(session: Ses
     at = text.split("\n").index('      "type": "object",')  # inside the first tool's schema
     version = session.change(uri, ((at, 6, at, 6), '"title": "Weather", '))
     assert [(d.code, d.range.start.line) for d in await session.diagnostics(uri, version)] == [("TS220", 18)]
+
+
+async def test_a_linked_configuration_is_refused_and_never_written_through(session: Session) -> None:
+    """Issue 32 (F01, F21): the workspace's toolsense.toml is a link to a file outside (a secret in it): the
+    server says it does not read it, shows nothing of it, and offers no suppress action (whose edit the editor
+    would write through the link, out of the workspace)."""
+    outside = session.root.parent / "credentials.toml"
+    outside.write_text('[registry]\ntoken = "cio_TOPSECRET_4242"\n', encoding="utf-8")
+    link = session.root / "toolsense.toml"
+    link.symlink_to(outside)
+    await session.start(_capabilities())
+    (message,) = await session.until(lambda: session.client.messages, "a message")
+    assert message.message == (
+        f"toolsense: configuration: {link} is not read: it is a symbolic link (toolsense reads no configuration "
+        "through a link, which could lead outside the project; name the file itself with --config, or copy it)"
+    )
+    uri = session.open("tools/weather.json", json.dumps(TOOLS, indent=2) + "\n", write=True)
+    diagnostics = await session.diagnostics(uri, 1)
+    diagnostic = _ts220_of(diagnostics, 4)
+    result = await session.client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), diagnostic.range, types.CodeActionContext(diagnostics=[diagnostic])
+        )
+    )
+    assert [a.title for a in result or [] if a.title.startswith("Suppress")] == []
+    assert all("TOPSECRET" not in m.message for m in session.client.messages)
+    assert outside.read_text(encoding="utf-8") == '[registry]\ntoken = "cio_TOPSECRET_4242"\n'

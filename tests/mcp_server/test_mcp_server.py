@@ -56,9 +56,9 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _server(cwd: Path) -> StdioServerParameters:
+def _server(cwd: Path, *options: str) -> StdioServerParameters:
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "toolsense", "mcp"], cwd=str(cwd), env={"PYTHONPATH": SOURCES}
+        command=sys.executable, args=["-m", "toolsense", "mcp", *options], cwd=str(cwd), env={"PYTHONPATH": SOURCES}
     )
 
 
@@ -166,3 +166,92 @@ def test_without_the_sdk_it_says_which_extra_to_install(tmp_path: Path) -> None:
     assert result.stderr == (
         "toolsense: `toolsense mcp` needs the MCP Python SDK: pip install 'toolsense[mcp]' (or: pip install mcp)\n"
     )
+
+
+async def test_a_linked_configuration_never_moves_the_project_root(tmp_path: Path) -> None:
+    """Issue 32, F20: the repository's toolsense.toml is a link to an empty file in the home folder (an empty
+    file is a valid configuration). It is refused, the project stays the repository, and `fix` cannot read the
+    home folder's files."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("KEYMATERIAL_7f3a\n", encoding="utf-8")
+    (home / ".sudo_as_admin_successful").write_text("", encoding="utf-8")
+    repo = home / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "toolsense.toml").symlink_to("../.sudo_as_admin_successful")
+    (repo / "tools").mkdir()
+    (repo / "tools" / "weather.tools.json").write_text(json.dumps([BAD_TOOL]), encoding="utf-8")
+    async with stdio_client(_server(repo)) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        failed, message = await _call(session, "fix", {"path": ".ssh/id_rsa"})
+        assert failed and message == "no such file or directory in the project: '.ssh/id_rsa'"
+        failed, checked = await _call(session, "check", {"paths": ["tools"]})
+        assert not failed and {f["path"] for f in checked["findings"]} == {"tools/weather.tools.json"}
+
+
+async def test_untrusted_it_imports_none_of_the_projects_code(project: Path) -> None:
+    """Issue 32, F10: `--untrusted` imports no registered model, not even for inline text."""
+    (project / "forecasts.py").write_text(
+        "import pathlib\npathlib.Path(__file__).with_name('PWNED').write_text('ran')\n" + MODEL_MODULE, encoding="utf-8"
+    )
+    call = {"type": "tool_use", "id": "toolu_1", "name": "forecast", "input": {"city": "Paris"}}
+    async with stdio_client(_server(project, "--untrusted")) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        failed, checked = await _call(session, "check", {"text": json.dumps(call), "file_name": "calls/c.json"})
+        assert not failed
+        assert checked["notes"] == ["registered models are not imported: toolsense mcp --untrusted"]
+        failed, message = await _call(session, "schema_for_model", {"model": "forecast"})
+        assert failed and message == "registered models are not imported: toolsense mcp --untrusted"
+    assert not (project / "PWNED").exists()
+
+
+async def test_config_elsewhere_keeps_the_project_where_it_started(
+    project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Issue 32, F10: `--config` names the user's own settings (here `trusted = false`, the untrusted recipe) and
+    the project stays the folder the agent started the server in."""
+    mine = tmp_path_factory.mktemp("mine") / "toolsense.toml"
+    mine.write_text("trusted = false\n", encoding="utf-8")
+    async with (
+        stdio_client(_server(project, "--config", str(mine))) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        failed, checked = await _call(session, "check", {"paths": ["tools/weather.tools.json"]})
+        assert not failed and checked["findings"] and checked["summary"]["files"] == 1
+        failed, checked = await _call(session, "check", {"paths": ["."]})
+        assert not failed and {f["path"] for f in checked["findings"]} == {"tools/weather.tools.json"}
+
+
+async def test_a_nul_in_a_path_is_an_error_result(project: Path) -> None:
+    """Issue 32, F16: a NUL (which the input schema's pattern admits) is an error the agent reads, not a
+    protocol error."""
+    async with stdio_client(_server(project)) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        failed, message = await _call(session, "check", {"paths": ["tools/weather.tools.json\u0000"]})
+        assert failed and message == "expected a path without NUL characters, got 'tools/weather.tools.json\\x00'"
+        failed, message = await _call(session, "fix", {"path": "tools/weather.tools.json\u0000"})
+        assert failed and message == "expected a path without NUL characters, got 'tools/weather.tools.json\\x00'"
+        failed, message = await _call(session, "fix", {"text": "[]", "file_name": "a\u0000.json"})
+        assert failed and message == "expected a file name without NUL characters, got 'a\\x00.json'"
+
+
+async def test_an_unexpected_failure_is_an_error_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32, F16: whatever a tool raises (a bug), the agent gets an `isError` result it can read, not a
+    JSON-RPC error; the traceback goes to stderr."""
+    from mcp import Client
+
+    from toolsense.mcp_server import server
+    from toolsense.mcp_server.service import Project
+    from toolsense.settings import Settings
+
+    def broken(*args: object) -> dict[str, Any]:
+        raise RuntimeError("something inside")
+
+    monkeypatch.setattr(server, "call", broken)
+    async with Client(server.build(Project(Settings(), tmp_path))) as client:
+        result = await client.call_tool("explain_rule", {"code": "TS220"})
+    assert result.is_error
+    assert [content.text for content in result.content] == [  # type: ignore[union-attr]
+        "toolsense failed on this request (RuntimeError; a bug in toolsense)"
+    ]

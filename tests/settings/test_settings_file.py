@@ -40,8 +40,8 @@ def test_bad_keys_fall_back_to_defaults_and_the_rest_applies() -> None:
         "profiles, profile_limits, severity, models, enums, python_path, registry, samples, tool_call_tool, trusted, "
         "ignore)",
         "client: setting 'profiles': expected an array whose items are one of 'anthropic', 'anthropic-strict', "
-        "'openai', 'openai-strict', 'gemini', 'mcp', 'mcp-quality', 'mcp-security' (found string: 'openai')",
-        "client: setting 'trusted': expected true or false (found string: 'yes'); treated as false (not trusted)",
+        "'openai', 'openai-strict', 'gemini', 'mcp', 'mcp-quality', 'mcp-security' (found string)",
+        "client: setting 'trusted': expected true or false (found string); treated as false (not trusted)",
     ]
 
 
@@ -56,7 +56,7 @@ def test_constraint_messages_say_the_type_and_the_limit() -> None:
     _, problems = settings_from_mapping({"diagnostics": {"debounce_ms": -1}}, "toolsense.toml")
     assert [str(p) for p in problems] == [
         "toolsense.toml: setting 'diagnostics.debounce_ms': expected an integer, input should be greater than or "
-        "equal to 0 (found integer: -1)"
+        "equal to 0 (found integer)"
     ]
 
 
@@ -96,5 +96,5 @@ def test_the_mcp_protocol_version_setting() -> None:
     assert settings.mcp.protocol_version == "2026-07-28"
     assert [str(p) for p in problems] == [
         "client: setting 'mcp.protocol_version': expected one of '2025-06-18', '2025-11-25', '2026-07-28' (found "
-        "string: '2024-11-05')"
+        "string)"
     ]

@@ -133,8 +133,21 @@ def _parser() -> argparse.ArgumentParser:
         help="what the server logs to stderr: %(choices)s (default: %(default)s)",
     )
 
-    mcp = sub.add_parser("mcp", help="run toolsense as an MCP server over stdio (for coding agents)")
-    mcp.add_argument("--config", type=Path, help="a toolsense.toml or pyproject.toml to read settings from")
+    mcp = sub.add_parser(
+        "mcp",
+        help="run toolsense as an MCP server over stdio (for coding agents)",
+        description="Serve toolsense's tools over MCP (stdio) for the project in the current folder.",
+    )
+    mcp.add_argument(
+        "--config",
+        type=Path,
+        help="a toolsense.toml or pyproject.toml to read settings from (the project stays the current folder)",
+    )
+    mcp.add_argument(
+        "--untrusted",
+        action="store_true",
+        help="never import the project's code (its registered models), as trusted = false in the settings does",
+    )
 
     rules = sub.add_parser("rules", help="list the rules")
     rules.add_argument("--markdown", action="store_true", help="print docs/rules.md")
@@ -190,13 +203,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.command == "rules":
         return _rules(args.markdown, out)
     if args.command == "mcp":
-        loaded = load_settings_for([], args.config, sys.stderr)
-        if loaded is None:
-            return EXIT_USAGE
-        from ..mcp_server.server import serve
-        from ..mcp_server.service import Project
-
-        return serve(Project(*loaded), out.buffer)
+        return _mcp(args, out)
     if args.command == "schema":
         from .schema_command import print_schema
 
@@ -270,6 +277,25 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
     with open(private_in, "rb") as protocol_in:
         protocol_out: BinaryIO = out.buffer
         return int(run(args.tcp, args.log_level, stdin=protocol_in, stdout=protocol_out))
+
+
+def _mcp(args: argparse.Namespace, out: TextIO) -> int:
+    """`toolsense mcp`: the project is the folder the agent started it in (or the folder of the configuration
+    found above it, inside the repository); `--config` names settings only and never moves the project.
+    Untrusted (`--untrusted`, or `trusted = false` in the settings), it imports none of the project's code."""
+    loaded = load_settings_for([], args.config, sys.stderr)
+    if loaded is None:
+        return EXIT_USAGE
+    settings, root = loaded
+    if args.config is not None:
+        root = Path.cwd().resolve()
+    from ..mcp_server.server import serve
+    from ..mcp_server.service import Project
+
+    project = Project(settings, root)
+    if args.untrusted and settings.trusted:
+        project = Project(settings.model_copy(update={"trusted": False}), root, "toolsense mcp --untrusted")
+    return serve(project, out.buffer)
 
 
 def _rules(markdown: bool, out: TextIO) -> int:

@@ -33,6 +33,7 @@ from ..fixes import (
     edits_for_fix,
     fix_document,
 )
+from ..settings import config_link_reason
 from ..textsafety import escape_controls
 from .convert import span_range, to_lsp_diagnostic
 
@@ -355,10 +356,16 @@ def suppress_quick_fixes(
 
 
 def _settings_file(server: ToolsenseServer) -> Path | None:
-    """The configuration file the server reads, else a new toolsense.toml at the workspace root."""
+    """The configuration file the server reads, else a new toolsense.toml at the workspace root; None when that
+    file is a symbolic link or resolves elsewhere (the editor would write through it, maybe out of the
+    workspace): the server read no configuration from it, and nothing is written into it."""
     if server.config_path is not None and server.config_path.name in ("toolsense.toml", "pyproject.toml"):
-        return server.config_path.resolve()
-    return server.roots[0].resolve() / "toolsense.toml" if server.roots else None
+        config = server.config_path
+    elif server.roots:
+        config = server.roots[0].resolve() / "toolsense.toml"
+    else:
+        return None
+    return config if config_link_reason(config) is None else None
 
 
 def _creates_files(server: ToolsenseServer) -> bool:

@@ -9,25 +9,21 @@ from; an invalid key is reported with `window/showMessage` (key, expected type) 
 from __future__ import annotations
 
 import logging
-import sys
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
 from ..settings import (
+    ConfigFileError,
     SettingsProblem,
     cap_repository_limits,
     client_trust,
     discover_config,
+    read_config_section,
     settings_from_mapping,
 )
 from .server import ToolsenseServer
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 log = logging.getLogger(__name__)
 
@@ -72,14 +68,10 @@ def read_config_file(server: ToolsenseServer) -> list[SettingsProblem]:
     if server.config_path is None:
         return skipped
     try:
-        data = tomllib.loads(server.config_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        return [*skipped, SettingsProblem(str(server.config_path), FILE_KEY, f"cannot read configuration: {error}")]
-    if server.config_path.name == "pyproject.toml":
-        tool = data.get("tool")
-        section = tool.get("toolsense", {}) if isinstance(tool, dict) else {}
-    else:
-        section = data
+        section = read_config_section(server.config_path)
+    except ConfigFileError as error:
+        server.config_path = None  # refused or unreadable: nothing of it applies, nothing is written into it
+        return [*skipped, SettingsProblem("configuration", FILE_KEY, str(error))]
     server.file_options = section if isinstance(section, dict) else {}
     return skipped
 

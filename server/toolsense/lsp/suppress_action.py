@@ -25,6 +25,7 @@ from ..document.jsontree import locate
 from ..document.outline import LightNode
 from ..engine.suppression import IGNORE_MARK
 from ..engine.units import root_value
+from ..settings import config_link_reason
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -127,6 +128,8 @@ def settings_edit(config: Path, relative: str, tool: str, code: str) -> TomlEdit
     prefix = "tool.toolsense.ignore" if pyproject else "ignore"
     header = f"[{prefix}.{_key(relative)}]"
     entry = f"{_key(tool)} = [{json.dumps(code)}]"
+    if config_link_reason(config) is not None:
+        return None  # never an edit through a link: the editor would write wherever it leads
     if not config.exists():
         return TomlEdit(config, False, 0, 0, 0, f"{header}\n{entry}\n")
     try:

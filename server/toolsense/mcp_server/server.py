@@ -12,6 +12,7 @@ import io
 import json
 import os
 import sys
+import traceback
 from functools import partial
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -97,6 +98,9 @@ def build(project: Project) -> Server[Any]:
             result = await anyio.to_thread.run_sync(partial(call, project, params.name, arguments))
         except ToolError as error:
             return _error(types, str(error))
+        except Exception as error:  # a bug: still an answer the agent can read, never a protocol error
+            traceback.print_exc(file=sys.stderr)
+            return _error(types, f"toolsense failed on this request ({type(error).__name__}; a bug in toolsense)")
         text = json.dumps(result, ensure_ascii=False)  # one line: the agent pays for every indenting space
         return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result)
 

@@ -27,7 +27,7 @@ from ..fixes import Checker, fix_document
 from ..models.tool_schema import generate_schema, tool_definition
 from ..rules import CATALOG
 from ..settings import Settings
-from ..usermodels import load_models, load_models_for_cli, split_target
+from ..usermodels import SETTINGS_UNTRUSTED, load_models, load_models_for_cli, split_target
 
 DOCS_URL = "https://github.com/toolsense/toolsense/blob/main/docs/rules.md"
 DEFAULT_INLINE_NAME = "input.json"
@@ -42,6 +42,8 @@ class ToolError(Exception):
 class Project:
     settings: Settings
     root: Path
+    untrusted_because: str = SETTINGS_UNTRUSTED
+    """Why the project's code is not imported, when `settings.trusted` is false."""
 
     def resolve(self, given: str) -> Path:
         """A path given by the agent (relative to the project root, or absolute inside it), never leaving the
@@ -49,12 +51,16 @@ class Project:
         pure = PurePosixPath(given.replace("\\", "/"))
         if not given.strip() or ".." in pure.parts:
             raise ToolError(f"expected a path inside the project without '..', got {given!r}")
+        _nameable(given, "path")
         root = self.root.resolve()
-        path = (root / Path(given)).resolve()
-        if not path.is_relative_to(root):
-            raise ToolError(f"{given!r} is outside the project root {root}")
-        if not path.exists():
-            raise ToolError(f"no such file or directory in the project: {given!r}")
+        try:
+            path = (root / Path(given)).resolve()
+            if not path.is_relative_to(root):
+                raise ToolError(f"{given!r} is outside the project root {root}")
+            if not path.exists():
+                raise ToolError(f"no such file or directory in the project: {given!r}")
+        except (OSError, ValueError) as error:  # a name too long for the file system, say
+            raise ToolError(f"cannot use the path {given!r}: {_reason(error)}") from error
         return path
 
     def display(self, path: Path) -> str:
@@ -64,11 +70,25 @@ class Project:
             return path.as_posix()
 
 
+def _nameable(given: str, what: str) -> None:
+    """Refuse a path no file system can name: a NUL ends a C string (Python refuses it with ValueError)."""
+    if "\0" in given:
+        raise ToolError(f"expected a {what} without NUL characters, got {given!r}")
+
+
+def _reason(error: Exception) -> str:
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
+
 def _inline_path(project: Project, file_name: str | None) -> Path:
     name = file_name or DEFAULT_INLINE_NAME
     pure = PurePosixPath(name.replace("\\", "/"))
+    _nameable(name, "file name")
     root = project.root.resolve()
-    path = (root / pure).resolve() if not pure.is_absolute() else Path(name).resolve()
+    try:
+        path = (root / pure).resolve() if not pure.is_absolute() else Path(name).resolve()
+    except (OSError, ValueError) as error:
+        raise ToolError(f"cannot use the file name {name!r}: {_reason(error)}") from error
     if ".." in pure.parts or not path.is_relative_to(root):
         raise ToolError(f"expected a file name inside the project without '..', got {name!r}")
     return path
@@ -79,7 +99,7 @@ def _workspace(project: Project, paths: list[Path], inline: tuple[Path, str] | N
     settings = project.settings
     workspace = Workspace(settings, CATALOG)
     notes = io.StringIO()
-    workspace.models = load_models_for_cli(settings, project.root, notes)
+    workspace.models = load_models_for_cli(settings, project.root, notes, project.untrusted_because)
     workspace.add(paths)
     if inline is not None:
         path, text = inline
@@ -208,7 +228,7 @@ def schema_for_model(
     if split_target(target) is None:
         raise ToolError(f"expected package.module:Model, got {target!r}")
     if not settings.trusted:
-        raise ToolError("the project's settings say trusted = false: registered models are not imported")
+        raise ToolError(f"registered models are not imported: {project.untrusted_because}")
     key = tool_name or "model"
     python_path = settings.python_path or (".",)
     loaded_models = load_models(Settings(models={key: target}, python_path=python_path), project.root)
