@@ -10,7 +10,8 @@ usage() {
   cat <<'USAGE'
 usage: scripts/test.sh [pytest args]        install what the tests need, then run them all (what CI runs)
        scripts/test.sh --stress N [args]    the LSP and robustness tests N times in a row while busy processes
-                                            load every core (a test that passes only on an idle machine fails)
+                                            load every core (a test that passes only on an idle machine fails);
+                                            `--stress 3 tests/e2e_vscode` adds the real-VS-Code tests to each round
        scripts/test.sh --setup-only         install what the tests need and stop
        scripts/test.sh --help               this help; installs nothing
 
