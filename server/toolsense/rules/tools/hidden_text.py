@@ -13,12 +13,12 @@ from collections.abc import Iterator
 
 from ...document.jsontree import Pointer
 from ...domain.hidden_text import confusable
+from ...domain.texts import strings as strings  # re-exported: the poisoning rules read the same texts
 from ...domain.tool import tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, RenameKey, ReplaceValue, Severity
 from ...engine.units import Unit
 from ...invisible import HiddenRun, hidden_runs, spelled, without_hidden
-from ...jsonvalue import JsonValue
 from ...visible_text import visible
 from ..catalog import CATALOG
 
@@ -43,8 +43,6 @@ CONFUSABLE = CATALOG.rule(
     FAMILY,
 )
 
-MAX_DEPTH = 64
-
 
 def dotted(pointer: Pointer) -> str:
     """A pointer as a message shows it: `inputSchema.properties.mode.enum[2]` (keys escaped)."""
@@ -52,19 +50,6 @@ def dotted(pointer: Pointer) -> str:
     for part in pointer:
         text += f"[{part}]" if isinstance(part, int) else ("." if text else "") + part
     return visible(text, 80)[1:-1] if text else "the tool"
-
-
-def strings(value: JsonValue, pointer: Pointer = (), depth: int = 0) -> Iterator[tuple[Pointer, str, bool]]:
-    """Every string of a value with its pointer, and every key (`True`: the pointer names the member's key)."""
-    if isinstance(value, str):
-        yield pointer, value, False
-    elif depth < MAX_DEPTH and isinstance(value, dict):
-        for key, child in value.items():
-            yield (*pointer, key), key, True
-            yield from strings(child, (*pointer, key), depth + 1)
-    elif depth < MAX_DEPTH and isinstance(value, list):
-        for index, child in enumerate(value):
-            yield from strings(child, (*pointer, index), depth + 1)
 
 
 def describe(runs: list[HiddenRun]) -> str:
