@@ -4,14 +4,15 @@
     python scripts/security_accuracy.py            print the tables (Markdown)
     python scripts/security_accuracy.py --check    also exit 1 when a target is missed
 
-Benign set: every tool and configuration in ../shared/corpus (when present) and the wild corpus
-(tests/corpus/wild, or --wild DIR), each repository its own workspace (every .json, .jsonl and .snap file,
+Benign set: every tool and configuration in ../shared/corpus (when present), the wild corpus (tests/corpus/wild,
+or --wild DIR) and the hand-written benign cases (tests/corpus/security/benign: text of other languages and emoji
+that carries invisible characters legitimately), each repository its own workspace (every .json, .jsonl and .snap file,
 named explicitly), checked with the `mcp-security` profile on: every finding of the
 security rules is counted by severity (target: no error; warnings listed to be judged).
-Malicious set: tests/corpus/security (MANIFEST.tsv says which rule must find which tool or server entry),
-checked as one workspace (so a tool can shadow another server's). Targets: rules 1–3 (TS290–TS293) find at least
-90 % of their rows, every configuration row is found, and the negative controls of the configuration files (the
-entries the manifest does not name) get nothing.
+Malicious set: tests/corpus/security but its benign folder (MANIFEST.tsv says which rule must find which tool
+or server entry), checked as one workspace (so a tool can shadow another server's). Targets: rules 1–3
+(TS290–TS293) find at least 90 % of their rows, every configuration row is found, and the negative controls of the
+configuration files (the entries the manifest does not name) get nothing.
 
 `markdown()` returns the tables; the integrator appends them to docs/accuracy.md.
 """
@@ -37,6 +38,8 @@ from toolsense.settings import Settings  # noqa: E402
 
 SECURITY = ROOT / "tests" / "corpus" / "security"
 MANIFEST = SECURITY / "MANIFEST.tsv"
+BENIGN = SECURITY / "benign"
+"""Benign cases written by hand next to the malicious ones: what ordinary text needs and a rule must not report."""
 JUDGED = SECURITY / "benign_judged.tsv"
 """Findings on the benign set judged right: files there that are malicious on purpose (a scanner's fixtures)."""
 SHARED = ROOT.parent / "shared" / "corpus"
@@ -145,7 +148,7 @@ class Malicious:
 
 def malicious() -> Malicious:
     found: set[tuple[str, str, str]] = set()
-    for path, diagnostics in _check([SECURITY]).items():
+    for path, diagnostics in _check(sorted(p for p in SECURITY.iterdir() if p.is_dir() and p != BENIGN)).items():
         relative = path.relative_to(SECURITY).as_posix()
         for diagnostic in diagnostics:
             if diagnostic.code in CODES and diagnostic.finding is not None:
@@ -212,7 +215,7 @@ def _tables(benign_results: list[Benign], result: Malicious) -> tuple[str, list[
 
 
 def _sources(wild: Path) -> list[tuple[str, Path]]:
-    return [("../shared/corpus", SHARED), ("wild corpus", wild)]
+    return [("../shared/corpus", SHARED), ("wild corpus", wild), ("hand-written benign cases", BENIGN)]
 
 
 def markdown(wild: Path = WILD) -> str:
