@@ -24,7 +24,7 @@ from ...invisible import HiddenRun, hidden_runs, spelling, without_hidden
 from ...visible_text import visible
 from ..catalog import CATALOG
 
-FAMILY = "Tool definitions: hidden and deceptive text"
+FAMILY = CATALOG.security_family("Tool definitions: hidden and deceptive text")
 
 HIDDEN = CATALOG.rule(
     "TS290",
