@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 INVISIBLE_CHARS = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
@@ -105,25 +106,44 @@ def _ideograph(char: str) -> bool:
     return unicodedata.name(char, "").startswith("CJK UNIFIED IDEOGRAPH")
 
 
+_EMOJI_INSIDES = re.compile("[\u200d\U000e0020-\U000e007f]")
+"""What only an emoji sequence explains (a joiner, a flag's tags): runs without one are judged without the list."""
+_LONGEST_EMOJI = 12
+"""Code points of the longest RGI emoji sequence, and some (a kiss with two skin tones has 10): the window around
+a run in which the sequence holding it lies."""
+
+
 class _Text:
     """One text and what judging its invisible characters needs, each read once and only when asked."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._in_emoji: set[int] | None = None
         self._right_to_left: bool | None = None
+        self._no_spaces: Any = None
 
     def in_emoji(self, start: int, end: int) -> bool:
-        """Whether [start, end) lies inside RGI emoji sequences."""
-        if self._in_emoji is None:
-            import emoji
+        """Whether [start, end) lies inside one RGI emoji sequence: some slice around it, starting at an emoji and
+        at most `_LONGEST_EMOJI` long, is one (dictionary look-ups only, so each run costs a bounded amount)."""
+        import emoji
 
-            self._in_emoji = {
-                index
-                for found in emoji.emoji_list(self.text)
-                for index in range(found["match_start"], found["match_end"])
-            }
-        return all(index in self._in_emoji for index in range(start, end))
+        data, text = emoji.EMOJI_DATA, self.text
+        if end - start >= _LONGEST_EMOJI:
+            return False
+        for first in range(start - 1, max(-1, start - _LONGEST_EMOJI), -1):
+            if not _emoji(text[first]):
+                continue
+            last = min(len(text), first + _LONGEST_EMOJI)
+            if any(text[first:stop] in data for stop in range(end, last + 1)):
+                return True
+        return False
+
+    def no_spaces(self, char: str) -> bool:
+        """A letter of a script written without spaces between words (Line_Break=SA)."""
+        if self._no_spaces is None:
+            import regex  # type: ignore[import-untyped]  # Unicode's Line_Break property, which `re` does not know
+
+            self._no_spaces = regex.compile(_NO_SPACES)
+        return self._no_spaces.match(char) is not None
 
     @property
     def right_to_left(self) -> bool:
@@ -136,33 +156,33 @@ _TEXT, _VARIANT, _HIDDEN = "text", "variant", "hidden"
 
 
 def _judged(text: _Text, start: int, end: int) -> str:
-    """Text (legitimate), a variant (legitimate alone, data in numbers) or hidden."""
+    """Text (legitimate), a variant (legitimate alone, data in numbers) or hidden. The characters ordinary text
+    of other languages needs are judged first: they need no emoji data."""
     whole = text.text
     run = whole[start:end]
     before = whole[start - 1] if start > 0 else ""
     after = whole[end] if end < len(whole) else ""
-    if text.in_emoji(start, end):
-        return _TEXT
-    if run == _ZWJ and before and after and (_emoji(before) or before in _PRESENTATION) and _emoji(after):
-        return _TEXT
-    if run in (_ZWJ, _ZWNJ) and before and after and _joining_letter(before) and _joining_letter(after):
-        return _TEXT
-    if len(run) != 1 or not before:
+    if not before:
         return _HIDDEN
     if run == _ZWSP:
-        import regex  # type: ignore[import-untyped]  # Unicode's Line_Break property, which `re` does not know
-
-        return _TEXT if after and regex.match(_NO_SPACES, before) and regex.match(_NO_SPACES, after) else _HIDDEN
+        return _TEXT if after and text.no_spaces(before) and text.no_spaces(after) else _HIDDEN
     if run in _BIDI_MARKS:
         return _TEXT if text.right_to_left else _HIDDEN
     if run == _SHY:
         return _TEXT if after and before.isalpha() and after.isalpha() else _HIDDEN
-    if not is_selector(run):
-        return _HIDDEN
+    if run in (_ZWJ, _ZWNJ) and after and _joining_letter(before) and _joining_letter(after):
+        return _TEXT
     if before in "0123456789#*":
         return _TEXT if run in _PRESENTATION and after == _KEYCAP else _HIDDEN
+    emoji_before = _emoji(before)
+    if run == _ZWJ and after and (emoji_before or before in _PRESENTATION) and _emoji(after):
+        return _TEXT
     if run in _PRESENTATION:
-        return _TEXT if _emoji(before) else _HIDDEN
+        return _TEXT if emoji_before else _HIDDEN
+    if (emoji_before or before in _PRESENTATION) and _EMOJI_INSIDES.search(run) and text.in_emoji(start, end):
+        return _TEXT  # a flag's tags, or joiners and selectors together, inside an RGI sequence
+    if len(run) != 1 or not is_selector(run):
+        return _HIDDEN
     if ord(run) <= 0xFE0D:  # standardized variants: math symbols, and letters of Myanmar, Phags-pa, CJK…
         return _VARIANT if unicodedata.category(before) in ("Sm", "Lo") and not before.isascii() else _HIDDEN
     return _VARIANT if _ideograph(before) else _HIDDEN  # ideographic variation sequences
