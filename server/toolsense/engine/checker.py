@@ -171,30 +171,21 @@ def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
     if unit.kind == "tool" and unit.origin == "response":
         return []  # a provider's response echoes the tools it accepted: proof that they are valid
     findings: list[Finding] = []
-    too_deep = False
-    # A check that gives up on the nesting does not stop the others: the security rules read every text
-    # iteratively, and must still run after a recursive check fails. TS006 is said once.
+    too_deep = False  # a check giving up on the nesting does not stop the others (the security rules read every
+    # text iteratively, at any depth): TS006 is said once
     for check in ctx.catalog.unit_checks[unit.kind]:
         try:
             findings.extend(check(unit, ctx))
-        except RecursionError:
-            if not too_deep:
-                findings.append(
-                    Finding("TS006", "Nesting is too deep to check (Python recursion limit reached)", target="parent")
-                )
-            too_deep = True
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as error:  # a rule bug must not take the file down
-            if "RecursionError" in repr(error):
-                # Raised through Rust (rpds/referencing) a RecursionError arrives as pyo3's PanicException, a
-                # BaseException: a cyclic or absurdly deep schema, not a bug of ours.
+            # Raised through Rust (rpds/referencing) a RecursionError arrives as pyo3's PanicException, a
+            # BaseException: a cyclic or absurdly deep schema, not a bug of ours.
+            recursion = isinstance(error, RecursionError)
+            if recursion or "RecursionError" in repr(error):
+                why = "Python recursion limit reached" if recursion else "a cyclic or very deep schema?"
                 if not too_deep:
-                    findings.append(
-                        Finding(
-                            "TS006", "Nesting is too deep to check (a cyclic or very deep schema?)", target="parent"
-                        )
-                    )
+                    findings.append(Finding("TS006", f"Nesting is too deep to check ({why})", target="parent"))
                 too_deep = True
                 continue
             name = getattr(check, "__name__", repr(check))
