@@ -39,7 +39,7 @@ def test_a_baseline_accepts_what_is_there_and_reports_what_is_new_and_what_was_f
     written = run_cli(["check", "weather.tools.json", "--baseline", "baseline.json", "--update-baseline"], cwd=tmp_path)
     assert written.returncode == 0
     assert written.stderr == "toolsense: wrote 5 findings to the baseline baseline.json\n"
-    assert _lines(written.stdout) == ["Checked 1 file: no problems"]
+    assert _lines(written.stdout) == ["Checked 1 file: no problems (suppressed 5 by the baseline)"]
     baseline = json.loads((tmp_path / "baseline.json").read_text(encoding="utf-8"))
     assert baseline["version"] == 1
     assert {(e["file"], e["tool"], e["pointer"], e["code"]) for e in baseline["findings"]} == {
@@ -59,7 +59,7 @@ def test_a_baseline_accepts_what_is_there_and_reports_what_is_new_and_what_was_f
         "weather.tools.json:11:9: information TS241 Parameter 'city' has no description",
         "weather.tools.json:1:1: information TS019 Fixed: TS241 in tool 'get weather' at "
         "/input_schema/properties/city is no longer reported; --update-baseline drops its entry",
-        "Checked 1 file: 1 warning, 2 informations",
+        "Checked 1 file: 1 warning, 2 informations (suppressed 4 by the baseline)",
     ]
     # Two files (the baseline is JSON too): with --jobs 2 worker processes check them, and give each finding the
     # subject one process gives it.
@@ -116,7 +116,7 @@ def test_ignore_comments_suppress_a_code_for_the_member_below_or_on_their_line(t
     done = run_cli(["check", "weather.tools.json"], cwd=tmp_path)
     assert _lines(done.stdout) == [
         "weather.tools.json:11:55: information TS241 Parameter 'city' has no description",
-        "Checked 1 file: 1 information",
+        "Checked 1 file: 1 information (suppressed 3 by comments)",
     ]
 
 
@@ -132,7 +132,7 @@ def test_the_settings_ignore_table_suppresses_by_file_glob_tool_and_code(tmp_pat
         f"tools/news.json:5:5: warning TS220 {TS220}",
         "tools/news.json:8:9: information TS241 Parameter 'city' has no description",
         f"tools/weather.json:17:5: warning TS220 {TS220}",  # get_time's: the table names get_weather
-        "Checked 2 files: 2 warnings, 1 information",
+        "Checked 2 files: 2 warnings, 1 information (suppressed 3 by the settings' ignore table)",
     ]
     (tmp_path / "toolsense.toml").write_text('[ignore."*.json"]\nget_news = ["TS22"]\n', encoding="utf-8")
     invalid = run_cli(["check", "."], cwd=tmp_path)
@@ -209,7 +209,8 @@ def test_a_check_of_some_files_keeps_the_baseline_of_the_others(tmp_path: Path) 
         ("b.tools.json", "TS241"),
     ]
     only_a = run_cli(["check", "a.tools.json", "--baseline", "base.json"], cwd=tmp_path)
-    assert _lines(only_a.stdout) == ["Checked 1 file: no problems"]  # b's entries are not "fixed": not checked
+    # b's entries are not "fixed": not checked
+    assert _lines(only_a.stdout) == ["Checked 1 file: no problems (suppressed 1 by the baseline)"]
     (tmp_path / "b.tools.json").unlink()
     gone = run_cli(["check", "a.tools.json", "--baseline", "base.json"], cwd=tmp_path)
     assert [line.split(" Fixed: ")[-1] for line in _lines(gone.stdout) if "TS019" in line] == [

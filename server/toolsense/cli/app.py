@@ -17,6 +17,7 @@ import os
 import sys
 import time
 import traceback
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TextIO, cast
@@ -415,19 +416,26 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         fixed = apply_fixes_to_workspace(workspace, results, args.diff, args.unsafe_fixes, out, err)
         results, write_failed = fixed.remaining, fixed.failed
+    from ..engine.suppression import BY_BASELINE
+
+    suppressed: Counter[str] = Counter()  # what the settings, the comments and the baseline suppressed
+    for counts in (pooled.suppressions if pooled is not None else workspace.suppressions).values():
+        suppressed.update(counts)
     if args.baseline is not None:
         from .baseline import FIXED_CODE, BaselineError, apply_baseline
 
+        before = sum(len(diagnostics) for diagnostics in results.values())
         try:
             fixed_severity = settings.severity.get(FIXED_CODE)
             results = apply_baseline(results, args.baseline, args.update_baseline, err, fixed_severity)
         except BaselineError as error:
             err.write(f"toolsense: {error}\n")
             return EXIT_USAGE
+        suppressed[BY_BASELINE] += before - sum(1 for ds in results.values() for d in ds if d.code != FIXED_CODE)
     elif args.update_baseline:
         err.write("toolsense: --update-baseline needs --baseline FILE (the file to write)\n")
         return EXIT_USAGE
-    write_report(args.format, results, file_count, out)
+    write_report(args.format, results, file_count, out, suppressed)
     internal = sum(1 for diags in results.values() for d in diags if d.code == "TS900")
     if internal:
         # A check crashed: the diagnostics above are incomplete, and that is toolsense's fault, not the files'.

@@ -8,18 +8,27 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
 from ..engine.checker import Diagnostic
 from ..engine.findings import Severity
+from ..engine.suppression import BY_BASELINE, BY_COMMENT, BY_SETTINGS, REFUSED, Suppressions
 from ..rules import CATALOG
 from ..textsafety import escape_controls
 
 
-def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file_count: int, out: TextIO) -> None:
-    """The diagnostics of every file in the chosen format; paths shown relative to the current folder."""
+def write_report(
+    output_format: str,
+    results: dict[Path, list[Diagnostic]],
+    file_count: int,
+    out: TextIO,
+    suppressed: Suppressions | None = None,
+) -> None:
+    """The diagnostics of every file in the chosen format; paths shown relative to the current folder. The text
+    format's summary also counts what was suppressed, and by what (`suppressed`)."""
     cwd = Path.cwd()
     shown = {
         escape_controls(_display(path, cwd)): [_escaped(d) for d in diags] for path, diags in sorted(results.items())
@@ -37,7 +46,7 @@ def write_report(output_format: str, results: dict[Path, list[Diagnostic]], file
             for d in shown_diags:
                 out.write(_github(shown_path, d) + "\n")
     else:
-        _text(shown, out, file_count)
+        _text(shown, out, file_count, suppressed or Counter())
 
 
 def _escaped(diagnostic: Diagnostic) -> Diagnostic:
@@ -125,7 +134,7 @@ def _display(path: Path, cwd: Path) -> str:
         return str(path)
 
 
-def _text(shown: dict[str, list[Diagnostic]], out: TextIO, file_count: int) -> None:
+def _text(shown: dict[str, list[Diagnostic]], out: TextIO, file_count: int, suppressed: Suppressions) -> None:
     counts = {s: 0 for s in Severity}
     for path, diags in shown.items():
         for d in diags:
@@ -133,7 +142,33 @@ def _text(shown: dict[str, list[Diagnostic]], out: TextIO, file_count: int) -> N
             start = d.range.start
             out.write(f"{path}:{start.line + 1}:{start.character + 1}: {d.severity.label} {d.code} {d.message}\n")
     summary = ", ".join(f"{n} {s.label}{'s' if n != 1 else ''}" for s, n in counts.items() if n)
-    out.write(f"Checked {file_count} file{'s' if file_count != 1 else ''}: {summary or 'no problems'}\n")
+    out.write(f"Checked {file_count} file{'s' if file_count != 1 else ''}: {summary or 'no problems'}")
+    out.write(suppression_summary(suppressed) + "\n")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def suppression_summary(suppressed: Suppressions) -> str:
+    """What was suppressed and by what, and the security findings a comment named but could not suppress; empty
+    when nothing was."""
+    by = [
+        f"{suppressed[key]} by {what}"
+        for key, what in (
+            (BY_SETTINGS, "the settings' ignore table"),
+            (BY_COMMENT, "comments"),
+            (BY_BASELINE, "the baseline"),
+        )
+        if suppressed[key]
+    ]
+    parts = [f"suppressed {', '.join(by)}"] if by else []
+    if suppressed[REFUSED]:
+        parts.append(
+            f"{_count(suppressed[REFUSED], 'security finding')} reported although a comment in the file names "
+            f"{'it' if suppressed[REFUSED] == 1 else 'them'}: only the settings or a baseline suppress a security rule"
+        )
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 _GITHUB_LEVEL = {

@@ -41,6 +41,8 @@ class Catalog:
         kinds = ("tool", "automation", "tool_call", "mcp_config")
         self.unit_checks: dict[str, list[UnitCheck]] = {kind: [] for kind in kinds}
         self.file_checks: dict[str, list[FileCheck]] = {kind: [] for kind in kinds}
+        self.security_families: set[str] = set()
+        """The families of the security rules, which a file cannot suppress in itself (`security_codes`)."""
 
     def rule(self, code: str, name: str, severity: Severity, summary: str, family: str, fix: str = "") -> Rule:
         return self.add(Rule(code, name, severity, summary, family, fix))
@@ -51,6 +53,16 @@ class Catalog:
             raise ValueError(f"rule code {rule.code} registered twice")
         self.rules[rule.code] = rule
         return rule
+
+    def security_family(self, family: str) -> str:
+        """Mark a family as security rules: only the user's settings or a baseline suppress them, never a
+        `toolsense-ignore` comment in the file they judge (a poisoned file would carry its own waiver)."""
+        self.security_families.add(family)
+        return family
+
+    @property
+    def security_codes(self) -> frozenset[str]:
+        return frozenset(code for code, rule in self.rules.items() if rule.family in self.security_families)
 
     def unit_check(self, *kinds: UnitKind) -> Callable[[UnitCheck], UnitCheck]:
         def register(function: UnitCheck) -> UnitCheck:

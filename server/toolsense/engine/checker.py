@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -25,7 +26,7 @@ from .filefacts import NO_FACTS, FileFacts, file_facts
 from .findings import MAX_RELATED, Finding, Related, Severity, Subject, Target
 from .placement import place_bytes, syntax_errors
 from .records import exchanges
-from .suppression import suppressed, uri_path
+from .suppression import Suppressions, suppressed, uri_path
 from .unit_keys import digest, old_span, reads_alike
 from .units import (
     Split,
@@ -133,6 +134,8 @@ class FileReport:
     """What the file said about all its units (MCP version, sent as it is)."""
     digests: list[bytes] = field(default_factory=list)
     """Each unit's content digest (the unit cache's key), by which the worker and the server name unit values."""
+    suppressions: Suppressions = field(default_factory=Counter)
+    """What the settings and the file's comments suppressed (`engine.suppression`)."""
 
 
 SEVERITY_BY_LABEL = {s.label: s for s in Severity}
@@ -168,24 +171,23 @@ def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
     if unit.kind == "tool" and unit.origin == "response":
         return []  # a provider's response echoes the tools it accepted: proof that they are valid
     findings: list[Finding] = []
+    too_deep = False  # a check giving up on the nesting does not stop the others (the security rules read every
+    # text iteratively, at any depth): TS006 is said once
     for check in ctx.catalog.unit_checks[unit.kind]:
         try:
             findings.extend(check(unit, ctx))
-        except RecursionError:
-            findings.append(
-                Finding("TS006", "Nesting is too deep to check (Python recursion limit reached)", target="parent")
-            )
-            break
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as error:  # a rule bug must not take the file down
-            if "RecursionError" in repr(error):
-                # Raised through Rust (rpds/referencing) a RecursionError arrives as pyo3's PanicException, a
-                # BaseException: a cyclic or absurdly deep schema, not a bug of ours.
-                findings.append(
-                    Finding("TS006", "Nesting is too deep to check (a cyclic or very deep schema?)", target="parent")
-                )
-                break
+            # Raised through Rust (rpds/referencing) a RecursionError arrives as pyo3's PanicException, a
+            # BaseException: a cyclic or absurdly deep schema, not a bug of ours.
+            recursion = isinstance(error, RecursionError)
+            if recursion or "RecursionError" in repr(error):
+                why = "Python recursion limit reached" if recursion else "a cyclic or very deep schema?"
+                if not too_deep:
+                    findings.append(Finding("TS006", f"Nesting is too deep to check ({why})", target="parent"))
+                too_deep = True
+                continue
             name = getattr(check, "__name__", repr(check))
             log.exception("rule %s failed", name)
             findings.append(Finding("TS900", f"Internal error in check {name}: {error!r}", target="parent"))
@@ -288,12 +290,15 @@ def check_document(
             file_findings = [f for f in file_findings if (f.code, f.pointer, f.message) not in seen]
             seen.update((f.code, f.pointer, f.message) for f in file_findings)
             batches.append(([placer.absolute(f) for f in file_findings], 0))
-    diagnostics = suppressed(document, diagnostics + placer.diagnostics(batches, ctx), units, ctx, path, file_split)
+    suppressions: Suppressions = Counter()
+    diagnostics = suppressed(
+        document, diagnostics + placer.diagnostics(batches, ctx), units, ctx, path, file_split, suppressions
+    )
     diagnostics.sort(key=lambda d: (d.range.start, d.code))
     nodes = [s.node for s in file_split.spans]
     data = document.data
     digests = [e.content_key or digest(data, n.start_byte, n.end_byte) for e, n in zip(entries, nodes, strict=True)]
-    return FileReport(kind, diagnostics, units, nodes, file_split, checked, facts, digests)
+    return FileReport(kind, diagnostics, units, nodes, file_split, checked, facts, digests, suppressions)
 
 
 def _read_units(

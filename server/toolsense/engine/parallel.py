@@ -26,6 +26,7 @@ from ..usermodels import ModelRegistry, load_models_for_cli
 from .catalog import Catalog, UnitKind
 from .checker import Diagnostic
 from .context import Question, RecordingRegistry, ToolInfo, ToolRegistry, answers_alike
+from .suppression import Suppressions
 from .units import kind_from_path
 from .workspace import Workspace, document_tools, iter_json_files, load_file
 
@@ -64,6 +65,8 @@ class _Indexed:
     """The speculative check's result (None: the file is none of toolsense's, as `Workspace.check_all` omits)."""
     asked: dict[Question, Any] | None = None
     """What that check asked of the registry, with the answers; None when the file was not checked."""
+    suppressions: Suppressions | None = None
+    """What the settings and the file's comments suppressed in that check."""
 
 
 class _WorkerState:
@@ -98,11 +101,14 @@ def _index_chunk(paths: Sequence[Path]) -> list[_Indexed]:
         workspace.files[path] = loaded
         workspace.kinds[path] = kind
         diagnostics = workspace.check_all().get(path)
-        found.append(_Indexed(path, loaded.uri, kind, tools, diagnostics, registry.asked))
+        suppressions = workspace.suppressions.get(path)
+        found.append(_Indexed(path, loaded.uri, kind, tools, diagnostics, registry.asked, suppressions))
     return found
 
 
-def _check_chunk(registry_file: str, files: Sequence[_Indexed]) -> list[tuple[Path, list[Diagnostic]]]:
+def _check_chunk(
+    registry_file: str, files: Sequence[_Indexed]
+) -> list[tuple[Path, list[Diagnostic], Suppressions | None]]:
     if _WorkerState.registry_file != registry_file:
         import pickle
 
@@ -116,7 +122,8 @@ def _check_chunk(registry_file: str, files: Sequence[_Indexed]) -> list[tuple[Pa
     for file in files:
         workspace.files[file.path] = load_file(file.path, uri=file.uri)
         workspace.kinds[file.path] = file.kind
-    return list(workspace.check_all().items())
+    results = workspace.check_all()
+    return [(path, diagnostics, workspace.suppressions.get(path)) for path, diagnostics in results.items()]
 
 
 def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
@@ -143,6 +150,8 @@ class PoolCheck:
         self.indexed: list[_Indexed] = []
         self.rechecked = 0
         """How many files the check pass read again (their speculative result did not hold)."""
+        self.suppressions: dict[Path, Suppressions] = {}
+        """What the settings and the comments suppressed in each file (`Workspace.suppressions`)."""
         try:
             for indexed in self.pool.map(_index_chunk, _chunks(paths, self.size)):
                 self.indexed.extend(indexed)
@@ -169,10 +178,12 @@ class PoolCheck:
             again = [entry for entry in self.indexed if entry.asked is None or not answers_alike(entry.asked, registry)]
             self.rechecked = len(again)
             rechecked: dict[Path, list[Diagnostic]] = {}
+            suppressions: dict[Path, Suppressions | None] = {}
             try:
                 size = max(1, min(_CHUNK_FILES, -(-len(again) // (self.jobs * 4))))
                 for checked in self.pool.map(_check_chunk, itertools.repeat(out.name), _chunks(again, size)):
-                    rechecked.update(checked)
+                    for path, diagnostics, suppressed in checked:
+                        rechecked[path], suppressions[path] = diagnostics, suppressed
             finally:
                 os.unlink(out.name)
             redone = {entry.path for entry in again}
@@ -181,8 +192,14 @@ class PoolCheck:
                 if entry.path in redone:
                     if entry.path in rechecked:
                         results[entry.path] = rechecked[entry.path]
+                    suppressed = suppressions.get(entry.path)
                 elif entry.diagnostics is not None:
                     results[entry.path] = entry.diagnostics
+                    suppressed = entry.suppressions
+                else:
+                    suppressed = None
+                if suppressed:
+                    self.suppressions[entry.path] = suppressed
             return results
         finally:
             self.close()

@@ -5,6 +5,10 @@
   starts on the next line; a finding is suppressed when it lies in such a member (a comment above a tool covers
   the whole tool).
 - The settings' `ignore` table, for plain JSON: `{file glob = {tool name or "*" = [codes]}}`.
+- A comment never suppresses a security rule (`Catalog.security_codes`: TS290–TS295, TS940–TS944): a poisoned
+  file would carry its own waiver. Only the user's settings (the `ignore` table, a severity) or a baseline can.
+- What was suppressed, and by what, is counted (`Suppressions`), with the security findings a comment named and
+  that are reported all the same; the CLI's summary says so.
 - A diagnostic's `Subject`: the name of the unit it is in and its pointer inside that unit. Baselines and SARIF
   fingerprints key on it (with the file and the code), so moving lines or reordering tools changes neither.
 """
@@ -12,6 +16,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
@@ -36,6 +41,12 @@ ANY_TOOL = "*"
 """The `ignore` table's tool name that stands for every finding of the file."""
 _CODES_AFTER_MARK = re.compile(r"toolsense-ignore((?:[\s,]+TS\d{3}\b)+)")
 _CODE = re.compile(r"TS\d{3}")
+
+BY_SETTINGS, BY_COMMENT, BY_BASELINE, REFUSED = "settings", "comment", "baseline", "refused"
+Suppressions = Counter[str]
+"""How many diagnostics were suppressed by the settings' `ignore` table (`BY_SETTINGS`), by comments
+(`BY_COMMENT`) and by a baseline (`BY_BASELINE`, counted by the CLI), and how many security diagnostics a comment
+named but did not suppress (`REFUSED`)."""
 
 
 def uri_path(uri: str) -> str | None:
@@ -169,6 +180,32 @@ def _commented(
     return any(diagnostic.code in codes.get(line, ()) for line in lines)
 
 
+def _by_comments(
+    document: Document,
+    diagnostics: list[Diagnostic],
+    base: Node | None,
+    prefix: Pointer,
+    security: frozenset[str],
+    counts: Suppressions,
+) -> list[Diagnostic]:
+    """The diagnostics but those a comment suppresses; a security diagnostic a comment names is kept (counted)."""
+    if not diagnostics or not may_have_ignore_comments(document):
+        return diagnostics
+    by_comment = comment_codes(document)
+    if not by_comment:
+        return diagnostics
+    kept = []
+    for diagnostic in diagnostics:
+        if not _commented(diagnostic, document, base, by_comment, prefix):
+            kept.append(diagnostic)
+        elif diagnostic.code in security:
+            counts[REFUSED] += 1
+            kept.append(diagnostic)
+        else:
+            counts[BY_COMMENT] += 1
+    return kept
+
+
 def suppressed(
     document: Document,
     diagnostics: list[Diagnostic],
@@ -176,24 +213,26 @@ def suppressed(
     ctx: CheckContext,
     path: str | None,
     file_split: Split,
+    counts: Suppressions | None = None,
 ) -> list[Diagnostic]:
-    """The diagnostics, each with its subject, but those the settings' `ignore` table or a comment suppresses."""
+    """The diagnostics, each with its subject, but those the settings' `ignore` table or a comment suppresses
+    (counted in `counts`)."""
+    counts = Counter() if counts is None else counts
     diagnostics = with_subjects(diagnostics, units)
     by_settings = ignored_codes(ctx, path)
     if by_settings:
-        diagnostics = [d for d in diagnostics if not _ignored_by_settings(d, by_settings)]
-    if diagnostics and may_have_ignore_comments(document):
-        by_comment = comment_codes(document)
-        if by_comment:
-            diagnostics = [d for d in diagnostics if not _commented(d, document, file_split.base, by_comment, ())]
-    return diagnostics
+        kept = [d for d in diagnostics if not _ignored_by_settings(d, by_settings)]
+        counts[BY_SETTINGS] += len(diagnostics) - len(kept)
+        diagnostics = kept
+    return _by_comments(document, diagnostics, file_split.base, (), ctx.catalog.security_codes, counts)
 
 
-def suppressed_in_file(document: Document, diagnostics: list[Diagnostic], unit_pointer: Pointer) -> list[Diagnostic]:
+def suppressed_in_file(
+    document: Document, diagnostics: list[Diagnostic], unit_pointer: Pointer, security: frozenset[str]
+) -> list[Diagnostic]:
     """Diagnostics of one unit checked alone (pointers inside the unit), placed back in its file: those that a
-    comment in the file suppresses (one above the unit, which the unit's own text does not hold) left out."""
+    comment in the file suppresses (one above the unit, which the unit's own text does not hold) left out, but
+    the `security` codes."""
     if not diagnostics or not may_have_ignore_comments(document):
         return diagnostics
-    by_comment = comment_codes(document)
-    base = root_value(document.root)
-    return [d for d in diagnostics if not _commented(d, document, base, by_comment, unit_pointer)]
+    return _by_comments(document, diagnostics, root_value(document.root), unit_pointer, security, Counter())

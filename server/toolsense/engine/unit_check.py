@@ -78,7 +78,7 @@ def _check_one(
         return None  # e.g. a unit of no telling dialect, which takes the file's dominant one
     placed = [_placed(d, alone, document, piece.start) for d in report.diagnostics]
     # A comment above the unit is not in its text: the file's comments have the last word.
-    diagnostics = suppressed_in_file(document, placed, piece.pointer)
+    diagnostics = suppressed_in_file(document, placed, piece.pointer, ctx.catalog.security_codes)
     return UnitResult(dataclasses.replace(report.units[0], pointer=piece.pointer), diagnostics)
 
 

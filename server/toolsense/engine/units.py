@@ -395,7 +395,11 @@ def _depth_exceeded(raw: bytes) -> int | None:
 
 
 def _too_deep(offset: int) -> UnitProblem:
-    message = f"Nesting is too deep to check: more than {MAX_DEPTH} levels of arrays and objects"
+    # Said in full: the security rules (TS290, TS292) read a unit's texts at any depth, but not an unread unit's.
+    message = (
+        f"Nesting is too deep to check: more than {MAX_DEPTH} levels of arrays and objects; nothing in it was read, "
+        "not even by the security rules (TS290, TS292)"
+    )
     return UnitProblem("TS006", offset, offset + 1, message)
 
 

@@ -21,6 +21,7 @@ from .catalog import Catalog, UnitKind
 from .checker import Diagnostic, FileReport, UnitCache, check_document, with_severity
 from .context import CheckContext, ToolInfo, ToolRegistry
 from .findings import Severity
+from .suppression import Suppressions
 from .units import Unit, forced_dialect, kind_from_path, read_unit, split, with_dialects
 
 if TYPE_CHECKING:
@@ -313,6 +314,8 @@ class Workspace:
     files: dict[Path, LoadedFile] = field(default_factory=dict)
     kinds: dict[Path, UnitKind | None] = field(default_factory=dict)
     models: ModelRegistry | None = None
+    suppressions: dict[Path, Suppressions] = field(default_factory=dict)
+    """What the settings and the comments suppressed in each file of the last `check_all`."""
 
     def add(self, paths: Iterable[Path]) -> None:
         for path in iter_json_files(paths, self.settings):
@@ -336,6 +339,7 @@ class Workspace:
 
     def check_all(self) -> dict[Path, list[Diagnostic]]:
         results: dict[Path, list[Diagnostic]] = {}
+        self.suppressions = {}
         for path, loaded in self.files.items():
             if loaded.problem is not None:
                 problem = with_severity(loaded.problem, self.context(loaded.uri))
@@ -347,4 +351,6 @@ class Workspace:
             if report.kind is None and self.kinds[path] is None and not report.diagnostics:
                 continue  # a JSON file that is none of ours
             results[path] = report.diagnostics
+            if report.suppressions:
+                self.suppressions[path] = report.suppressions
         return results

@@ -320,6 +320,7 @@ def suppress_quick_fixes(
 ) -> list[types.CodeAction]:
     """ "Suppress TS220 for this tool" for each code under the cursor in a named tool (`suppress_action`)."""
     from ..engine.workspace import uri_to_path
+    from ..rules import CATALOG
     from . import suppress_action as suppress
 
     assert od.document is not None and od.report is not None
@@ -341,7 +342,7 @@ def suppress_quick_fixes(
         done.add((subject.name, diagnostic.code))
         comments = suppress.takes_comments(od.document, od.uri) if comments is None else comments
         edit: types.WorkspaceEdit | None = None
-        if comments:
+        if comments and diagnostic.code not in CATALOG.security_codes:  # a file never waives its own security rules
             found = suppress.comment_edit(od.document, diagnostic)
             if found is not None:
                 edit = workspace_edit(od.document, od.uri, od.version, [TextEdit(*found)], support)

@@ -5,6 +5,8 @@
 - Plain JSON: `TS220` under the tool's name in the settings' `ignore` table for this file — in the
   configuration file the server reads (`toolsense.toml`, or `[tool.toolsense]` of `pyproject.toml`), else in a
   new `toolsense.toml` at the workspace root (a `CreateFile` for clients that can create files).
+- A security rule (`Catalog.security_codes`): the settings, whatever the file takes, since a comment in the file
+  does not suppress it (`engine.suppression`).
 
 The TOML is edited as text (the standard library reads TOML but does not write it): one line inserted or one
 array extended, and the result read back with `tomllib`, so an action is only offered when its edit is right.

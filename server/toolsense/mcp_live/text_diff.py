@@ -14,6 +14,7 @@ from typing import Any
 
 from ..document.jsontree import Pointer
 from ..domain.injection import judge
+from ..domain.texts import string_values
 from ..engine.findings import Finding
 from ..invisible import hidden_runs
 from ..visible_text import escape
@@ -57,19 +58,9 @@ def word_diff(old: str, new: str) -> str:
     return "".join(parts).replace("\n", " ").strip()
 
 
-def _strings(value: Any, pointer: Pointer = ()) -> list[tuple[Pointer, str]]:
-    if isinstance(value, str):
-        return [(pointer, value)]
-    if isinstance(value, dict):
-        return [item for key, child in value.items() for item in _strings(child, (*pointer, key))]
-    if isinstance(value, list):
-        return [item for index, child in enumerate(value) for item in _strings(child, (*pointer, index))]
-    return []
-
-
 def review_new_version(name: str, tool: Any, where: Pointer) -> list[Finding]:
     """The security findings on the server's new version of a changed tool, placed on the committed entry."""
-    texts = _strings(tool)
+    texts = string_values(tool)
     findings = []
     hidden = sum(len(run.text) for _, text in texts for run in hidden_runs(text))
     if hidden:

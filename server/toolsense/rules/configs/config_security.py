@@ -26,7 +26,7 @@ from ...mcp_live.config import CONFIG_MODELS, server_entries
 from ...visible_text import visible
 from ..catalog import CATALOG
 
-FAMILY = "MCP configuration files: security"
+FAMILY = CATALOG.security_family("MCP configuration files: security")
 PROFILE = "mcp-security"
 
 INLINE_SECRET = CATALOG.rule(

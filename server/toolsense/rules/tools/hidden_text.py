@@ -1,9 +1,11 @@
 """Invisible and deceptive text in a tool definition (on by default, every dialect): TS290, TS291.
 
 Every string and every key of a tool is text a model may read (names, titles, descriptions at any depth, enum
-values, defaults, examples), so all are read. What legitimate text needs (emoji sequences, subdivision flags,
-joiners inside Persian or Indic words, one variation selector after an emoji) is left alone:
-`domain.hidden_text` says which. Messages show the characters escaped and what tag characters spell.
+values, defaults, examples), so all are read. What legitimate text needs (RGI emoji sequences, joiners inside
+Persian or Indic words, word separators in Thai or Khmer, bidi marks in Hebrew or Arabic, soft hyphens, one
+variation selector after an emoji) is left alone:
+`toolsense.invisible` says which. Messages show the characters escaped and what tag characters (or variation
+selectors, one byte each) spell.
 """
 
 from __future__ import annotations
@@ -13,24 +15,26 @@ from collections.abc import Iterator
 
 from ...document.jsontree import Pointer
 from ...domain.hidden_text import confusable
+from ...domain.texts import strings as strings  # re-exported: the poisoning rules read the same texts
 from ...domain.tool import tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, RenameKey, ReplaceValue, Severity
 from ...engine.units import Unit
-from ...invisible import HiddenRun, hidden_runs, spelled, without_hidden
-from ...jsonvalue import JsonValue
+from ...invisible import HiddenRun, hidden_runs, spelling, without_hidden
 from ...visible_text import visible
 from ..catalog import CATALOG
 
-FAMILY = "Tool definitions: hidden and deceptive text"
+FAMILY = CATALOG.security_family("Tool definitions: hidden and deceptive text")
 
 HIDDEN = CATALOG.rule(
     "TS290",
     "invisible-characters",
     Severity.ERROR,
     "Invisible characters in text a model reads (Unicode tag characters, zero-width characters, bidi controls, "
-    "other default-ignorable code points): the model reads what a reviewer cannot see. Emoji sequences, flags, "
-    "joiners inside Persian or Indic words and a variation selector after an emoji are not reported.",
+    "other default-ignorable code points): the model reads what a reviewer cannot see. RGI emoji sequences, joiners "
+    "inside Persian or Indic words, zero-width spaces between Thai or Khmer words, bidi marks in right-to-left "
+    "text, soft hyphens inside words and a variation selector after an emoji are not reported; selectors after "
+    "many characters, or tags after a black flag that are no RGI flag, are.",
     FAMILY,
     "remove the invisible characters",
 )
@@ -43,38 +47,26 @@ CONFUSABLE = CATALOG.rule(
     FAMILY,
 )
 
-MAX_DEPTH = 64
-
 
 def dotted(pointer: Pointer) -> str:
     """A pointer as a message shows it: `inputSchema.properties.mode.enum[2]` (keys escaped)."""
     text = ""
     for part in pointer:
         text += f"[{part}]" if isinstance(part, int) else ("." if text else "") + part
+    if len(text) > 80:  # a deep pointer: its start and its end say where, the middle repeats
+        text = text[:40] + "…" + text[-39:]
     return visible(text, 80)[1:-1] if text else "the tool"
 
 
-def strings(value: JsonValue, pointer: Pointer = (), depth: int = 0) -> Iterator[tuple[Pointer, str, bool]]:
-    """Every string of a value with its pointer, and every key (`True`: the pointer names the member's key)."""
-    if isinstance(value, str):
-        yield pointer, value, False
-    elif depth < MAX_DEPTH and isinstance(value, dict):
-        for key, child in value.items():
-            yield (*pointer, key), key, True
-            yield from strings(child, (*pointer, key), depth + 1)
-    elif depth < MAX_DEPTH and isinstance(value, list):
-        for index, child in enumerate(value):
-            yield from strings(child, (*pointer, index), depth + 1)
-
-
 def describe(runs: list[HiddenRun]) -> str:
-    """What the runs hold, for a message: how many of which kind, the first few code points, what tags spell."""
+    """What the runs hold, for a message: how many of which kind, the first few code points, what tags (or
+    selectors, one byte each) spell."""
     count = sum(len(run.text) for run in runs)
     kinds = sorted({kind for run in runs for kind in run.kinds})
     points = [f"U+{ord(c):04X}" for run in runs for c in run.text]
     shown = " ".join(points[:4]) + (" …" if len(points) > 4 else "")
-    spelling = "".join(spelled(run) for run in runs)
-    said = f" spelling {visible(spelling, 80)}" if spelling.strip() else ""
+    spelt = spelling(runs)
+    said = f" spelling {visible(spelt, 80)}" if spelt.strip() else ""
     noun = ", ".join(kinds) if count > 1 else kinds[0].removesuffix("s").replace("characters", "character")
     return f"{count} {noun} ({shown}){said}"
 
