@@ -359,9 +359,10 @@ def split_markdown(found: list[Found], rows: list[dict[str, str]]) -> list[str]:
         "`scripts/harvest.py` (each query's hits shuffled, the queries interleaved), not picked by hand. "
         f"{looked} hits were looked at in that order: {len(new)} taken, "
         + ", ".join(f"{n} {why}" for why, n in sorted(skipped.items(), key=lambda kv: -kv[1]))
-        + " (`tests/corpus/wild/harvest/log.tsv`). The repositories were split at random (seed 30) into two "
-        "halves before any finding was looked at; rules are fixed against the dev half only, and the test half "
-        "is judged once, at the end. The first round's files (the tables above) are the `seen` split.",
+        + " (`tests/corpus/wild/harvest/log.tsv`). The repositories were split at random (seed 30, whole "
+        "repositories, each batch of the harvest on its own) into two halves before any finding was looked at; "
+        "rules are fixed against the dev half only, and the test half is judged once, at the end. The first "
+        "round's files (the tables above) are the `seen` split.",
         "",
         "| half | files | repositories | ours | look-alike | nonstandard | errors | real | false | debatable "
         "| to judge | warnings | notes |",

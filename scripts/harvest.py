@@ -39,6 +39,9 @@ MANIFEST = WILD / "MANIFEST.tsv"
 SHARED = ROOT.parent / "shared" / "corpus"
 SEED = 30  # the issue's number: fixed before any hit was looked at
 MAX_CHARS = 6000
+BATCHES = (362, 385)
+"""Where each batch of the harvest ends in the log's order (the hits after the last entry are the last batch): each
+batch was split when it was taken, before any of its findings was looked at."""
 HIT_FIELDS = ["stratum", "query", "repo", "path"]
 LOG_FIELDS = ["order", "stratum", "query", "repo", "path", "outcome", "commit", "id", "licence", "chars", "reason"]
 
@@ -130,11 +133,19 @@ def take(repo: str, path: str, commit: str, file_id: str, licence: str, chars: s
 
 
 def split() -> dict[str, str]:
-    """Whole repositories into two halves, in a seeded order of their sorted names."""
-    repos = sorted({r["repo"] for r in _read_tsv(LOG) if r["outcome"] == "taken"})
-    random.Random(SEED).shuffle(repos)
-    half = (len(repos) + 1) // 2
-    return {repo: ("dev" if i < half else "test") for i, repo in enumerate(repos)}
+    """Whole repositories into two halves, each batch in a seeded order of its sorted names. A batch is the hits
+    looked at up to an entry of BATCHES: a later batch is split on its own, so no repository already split (and
+    perhaps judged) moves to the other half; a repository already split keeps its half."""
+    taken = [r for r in _read_tsv(LOG) if r["outcome"] == "taken"]
+    halves: dict[str, str] = {}
+    start = 0
+    for end in (*BATCHES, len(_read_tsv(LOG))):
+        repos = sorted({r["repo"] for r in taken if start <= int(r["order"]) < end} - set(halves))
+        random.Random(SEED).shuffle(repos)
+        first = (len(repos) + 1) // 2
+        halves.update({repo: ("dev" if i < first else "test") for i, repo in enumerate(repos)})
+        start = end
+    return halves
 
 
 def main(argv: list[str]) -> int:

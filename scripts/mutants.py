@@ -492,6 +492,10 @@ def markdown(result: dict[str, Tally], files: int) -> str:
         f"| **all** | {total.mutants} | {total.found} | {_percent(total.found, total.mutants)} | {total.clean} | "
         f"{total.elsewhere} ({_percent(total.elsewhere, total.clean)}) |"
     )
+    below = [(name, t) for name, t in result.items() if t.mutants and t.found < GOAL * t.mutants]
+    if below:
+        lines += ["", "Below the goal (the first mutant nothing found, as `source /place`):", ""]
+        lines += [f"- {name}: {len(t.missed)} missed, e.g. `{t.missed[0]}`" for name, t in below]
     return "\n".join(lines) + "\n"
 
 
