@@ -479,7 +479,7 @@ def markdown(result: dict[str, Tally], files: int) -> str:
         "warning points at the mutated place or under it. *Elsewhere*: of the mutants of files that had no finding "
         f"at all, those that also get a new finding somewhere else. Goal: {GOAL:.0%} found per operator.",
         "",
-        "| operator | mutants | found | share | clean files | elsewhere |",
+        "| operator | mutants | found | share | mutants of clean files | elsewhere |",
         "|---|---|---|---|---|---|",
     ]
     for name, t in result.items():
