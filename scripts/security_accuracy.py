@@ -75,11 +75,23 @@ def _judged() -> set[tuple[str, str]]:
         return {(r["file"], r["code"]) for r in csv.DictReader(handle, delimiter="\t") if r["verdict"] == "real"}
 
 
+def _blind(folder: Path) -> set[str]:
+    """The wild corpus's test half (issue 30's blind split): judged once, at the end, so its findings stay unread."""
+    manifest = folder / "MANIFEST.tsv"
+    if not manifest.exists():
+        return set()
+    with manifest.open(newline="", encoding="utf-8") as handle:
+        rows = csv.DictReader(handle, delimiter="\t")
+        return {r["local_file"].split("/")[1] for r in rows if r.get("split") == "test"}
+
+
 def repositories(folder: Path) -> list[Path]:
     """Each repository of a corpus folder, checked as its own workspace (as its owner would): a collection keeps
-    them in `files/<repository>`; any other folder is one repository, or a folder of them."""
+    them in `files/<repository>`; any other folder is one repository, or a folder of them. The wild corpus's
+    test half is left out (see `_blind`)."""
     if (folder / "files").is_dir():
-        return sorted(p for p in (folder / "files").iterdir() if p.is_dir())
+        blind = _blind(folder)
+        return sorted(p for p in (folder / "files").iterdir() if p.is_dir() and p.name not in blind)
     children = sorted(p for p in folder.iterdir() if p.is_dir())
     if any((child / "files").is_dir() for child in children):
         return [repository for child in children for repository in repositories(child)]
