@@ -162,3 +162,29 @@ def test_a_server_sent_event_stream_is_not_json_lines_and_is_not_claimed() -> No
     """`data: {…}` lines are no JSON: the chunks error recovery finds in them do not make the file ours."""
     events = "".join(f"data: {json.dumps(record)}\n\n" for record in stream('{"city": 3'))
     assert check(events + "data: [DONE]\n", "stream.json") == []
+
+
+def test_a_gemini_replay_as_the_google_gen_ai_sdk_records_it() -> None:
+    declaration = {
+        "name": "get_weather",
+        "description": "Weather now",
+        "parameters": {"type": "OBJECT", "properties": {"city": {"type": "STRNG"}}, "required": ["city"]},
+    }
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "Weather?"}]}],
+        "tools": [{"functionDeclarations": [declaration]}],
+    }
+    call = {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}
+    answer = {"candidates": [{"content": {"role": "model", "parts": [call]}}]}
+    interaction = {
+        "request": {
+            "method": "post",
+            "url": "{MLDEV_URL_PREFIX}/models/gemini-2.0-flash:generateContent",
+            "headers": {},
+            "bodySegments": [body],
+        },
+        "response": {"headers": {}, "statusCode": 200, "bodySegments": [answer], "sdkResponseSegments": [answer]},
+    }
+    text = json.dumps({"replayId": "models/generate_content/mldev", "interactions": [interaction]}, indent=1)
+    [found] = [d for d in check(text, "generate_content.json") if d.severity == "error"]
+    assert (found.code, found.text, found.range) == ("TS214", '"STRNG"', _at(text, '"STRNG"'))
