@@ -80,7 +80,8 @@ def claim_records(claimer: Claimer, items: Sequence[tuple[Pointer, Node]]) -> Cl
     # Chunks recovered from text that is not JSON (a server-sent event stream, `data: {…}` lines) are not read:
     # only a clean document is claimed by its stream alone.
     holder = items[0][1].parent if items else None
-    streamed = streamed_calls(items) if holder is None or not holder.has_error else []
+    clean = holder is None or not holder.has_error
+    streamed = streamed_calls(items) if clean and any(is_chunk(node) for _, node in items[:_SAMPLE]) else []
     if streamed:
         parts.append(Claim("tool_call", "wrapper", streamed))
     return _combined(parts)
