@@ -194,3 +194,17 @@ def test_snake_case_runtime_arguments_of_2025_07_09() -> None:
     }
     assert [(c, t) for c, t, _ in brief(server("2025-07-09", packages=[package]))] == [("TS953", '"--debug"')]
     assert found(server("2025-07-09", packages=[package]))[0].message.endswith("belongs in `package_arguments`")
+
+
+def test_a_package_member_is_dropped_where_the_schema_leaves_packages_open() -> None:
+    package = {**OCI, "registry_base_url": "https://ghcr.io"}
+    [warning] = found(server("2025-12-11", packages=[package]))
+    assert (warning.code, warning.text) == ("TS952", '"registry_base_url"')
+    assert warning.message == (
+        "`packages.0.registry_base_url` is not a member of the registry's package (schema 2025-12-11): the registry "
+        "drops it without a word; did you mean `registryBaseUrl`?"
+    )
+    assert warning.fixes[0].edits == (RenameKey(("packages", 0, "registry_base_url"), "registryBaseUrl"),)
+    # where the schema closes a package, what it does not name is its own error, said once
+    closed = {**package, "version": "1.0.0"}
+    assert [c for c, _, _ in brief(server("2025-09-29", packages=[closed]))] == ["TS950"]

@@ -5,8 +5,8 @@ publisher checks it before accepting a server, and against what that schema does
 - TS950 what the schema rejects: the name's reverse-DNS format, a package version that is `latest` (or a range),
   the description's length, packages and remotes missing what they need;
 - TS951 (a note) a `$schema` that is absent or names no released version: the newest released one is used;
-- TS952 a top-level member the schema does not name: the registry decodes the file into its own types and drops
-  it without a word (`icon` for `icons`);
+- TS952 a member the schema does not name, at the top or in a package (where the schema leaves packages open):
+  the registry decodes the file into its own types and drops it without a word (`icon` for `icons`);
 - TS953 a server's own flag in `runtimeArguments`, which go to the runtime (`npx`, `uvx`, `docker`, `dnx`) before
   the package: the server never sees it; `packageArguments` is where it belongs.
 """
@@ -53,8 +53,8 @@ UNKNOWN_MEMBER = CATALOG.rule(
     "TS952",
     "mcp-server-json-unknown-member",
     Severity.WARNING,
-    "A top-level `server.json` member its registry schema does not name (`icon` for `icons`): the registry drops "
-    "it without a word.",
+    "A `server.json` member its registry schema does not name, at the top or in a package (`icon` for `icons`): "
+    "the registry drops it without a word.",
     FAMILY,
     "rename to the member meant",
 )
@@ -94,20 +94,27 @@ def _validator(version: str) -> Draft7Validator:
 
 
 @functools.cache
-def top_level_members(version: str) -> frozenset[str]:
-    """The members the version's server schema names at the top (its `ServerDetail`, with what it `allOf`s)."""
+def members_of(version: str, definition: str | None = None) -> frozenset[str] | None:
+    """The members the version's schema names for a server (`definition` None: its `ServerDetail`, with what it
+    `allOf`s) or for one of its definitions (`Package`); None when the schema closes the object itself
+    (`additionalProperties: false`: what it does not name is already its error)."""
     schema = _schema(version)
     definitions = schema.get("definitions", {})
 
-    def members(node: Mapping[str, Any]) -> set[str]:
+    def members(node: Mapping[str, Any]) -> set[str] | None:
+        if node.get("additionalProperties") is False:
+            return None
         ref = node.get("$ref")
-        found = set(members(definitions[ref.rsplit("/", 1)[-1]])) if isinstance(ref, str) else set()
-        found.update(node.get("properties", {}))
+        found: set[str] | None = set()
+        if isinstance(ref, str):
+            found = members(definitions[ref.rsplit("/", 1)[-1]])
         for part in node.get("allOf", ()):
-            found.update(members(part))
-        return found
+            inner = members(part)
+            found = None if found is None or inner is None else found | inner
+        return None if found is None else found | set(node.get("properties", {}))
 
-    return frozenset(members(schema))
+    found = members(schema if definition is None else definitions[definition])
+    return frozenset(found) if found is not None else None
 
 
 def declared_version(value: Mapping[str, Any]) -> tuple[str, Finding | None]:
@@ -201,19 +208,33 @@ def server_json_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _unknown_members(value: Mapping[str, Any], version: str) -> Iterator[Finding]:
-    known = top_level_members(version)
-    for key in value:
-        if key in known:
+    """The members the registry drops: at the top, and in each package where the schema leaves packages open."""
+    places: list[tuple[Mapping[str, Any], tuple[str | int, ...], str, frozenset[str] | None]] = [
+        (value, (), "server.json", members_of(version))
+    ]
+    packages = value.get("packages")
+    if isinstance(packages, list):
+        known = members_of(version, "Package")
+        places.extend(
+            (package, ("packages", i), "package", known)
+            for i, package in enumerate(packages)
+            if isinstance(package, dict)
+        )
+    for where, prefix, what, known in places:
+        if known is None:
             continue
-        meant = _meant(key, known, value)
-        where = f"a member of the registry's server.json (schema {version})"
-        if meant is None:
-            message = f"`{key}` is not {where}: the registry drops it without a word"
-            yield Finding(UNKNOWN_MEMBER.code, message, (key,), "key")
-            continue
-        message = f"`{key}` is not {where}: the registry drops it without a word; did you mean `{meant}`?"
-        fix = Fix(f"Rename to `{meant}`", (RenameKey((key,), meant),))
-        yield Finding(UNKNOWN_MEMBER.code, message, (key,), "key", fixes=(fix,))
+        for key in where:
+            if key in known:
+                continue
+            named = ".".join(str(p) for p in (*prefix, key))
+            head = f"`{named}` is not a member of the registry's {what} (schema {version}): the registry drops it"
+            meant = _meant(key, known, where)
+            if meant is None:
+                yield Finding(UNKNOWN_MEMBER.code, f"{head} without a word", (*prefix, key), "key")
+                continue
+            fix = Fix(f"Rename to `{meant}`", (RenameKey((*prefix, key), meant),))
+            message = f"{head} without a word; did you mean `{meant}`?"
+            yield Finding(UNKNOWN_MEMBER.code, message, (*prefix, key), "key", fixes=(fix,))
 
 
 def _meant(key: str, known: frozenset[str], value: Mapping[str, Any]) -> str | None:
