@@ -29,7 +29,7 @@ from ...engine.schemas import closest
 from ...engine.units import Unit, mcp_config_dialect
 from ...jsonvalue import short_repr
 from ..catalog import CATALOG
-from .runtime_flags import RUNTIME_OF_REGISTRY, runtime_knows
+from .runtime_flags import RUNTIME_FLAGS, RUNTIME_OF_REGISTRY, runtime_knows
 
 FAMILY = "MCP configuration files"
 SERVER_JSON = CATALOG.rule(
@@ -258,7 +258,7 @@ def _runtime_arguments(package: Mapping[str, Any], index: int, version: str) -> 
     hint = package.get("runtime_hint" if snake else "runtimeHint")
     registry = package.get("registry_type" if snake else "registryType")
     runtime = hint if isinstance(hint, str) and hint else RUNTIME_OF_REGISTRY.get(str(registry))
-    if not isinstance(arguments, list) or runtime not in ("npx", "uvx", "docker", "dnx"):
+    if not isinstance(arguments, list) or runtime not in RUNTIME_FLAGS:
         return
     packaged = "package_arguments" if snake else "packageArguments"
     for position, argument in enumerate(arguments):
