@@ -188,3 +188,18 @@ def test_a_gemini_replay_as_the_google_gen_ai_sdk_records_it() -> None:
     text = json.dumps({"replayId": "models/generate_content/mldev", "interactions": [interaction]}, indent=1)
     [found] = [d for d in check(text, "generate_content.json") if d.severity == "error"]
     assert (found.code, found.text, found.range) == ("TS214", '"STRNG"', _at(text, '"STRNG"'))
+
+
+def test_wherever_the_stream_splits_the_arguments_the_finding_starts_on_the_value_and_stays_in_its_chunk() -> None:
+    request = {"model": "gpt-4o", "messages": USER, "tools": [WEATHER], "stream": True}
+    arguments = '{"city": 1234}'
+    value = arguments.index("1234")
+    for cut in range(1, len(arguments)):
+        text = replay(request, {"bodySegments": stream(arguments[:cut], arguments[cut:])})
+        [found] = check(text, "replay.json")
+        assert found.code == "TS305", cut
+        # the chunk that carries the value's first character, and only its part of the value
+        first_chunk = value < cut
+        assert found.text == (arguments[value:cut] if first_chunk else "1234"), cut
+        fragment = json.dumps(arguments[:cut] if first_chunk else arguments[cut:])
+        assert found.range[0] == text.count("\n", 0, text.index(fragment)), cut
