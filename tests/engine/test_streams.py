@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from checking import D
+from checking import D, context
 from checking import check as check_text
 from positions import locate, lsp_position
+
+from toolsense.document.document import Document
+from toolsense.engine.checker import UnitCache, check_document
 
 WEATHER = {
     "type": "function",
@@ -203,3 +206,21 @@ def test_wherever_the_stream_splits_the_arguments_the_finding_starts_on_the_valu
         assert found.text == (arguments[value:cut] if first_chunk else "1234"), cut
         fragment = json.dumps(arguments[:cut] if first_chunk else arguments[cut:])
         assert found.range[0] == text.count("\n", 0, text.index(fragment)), cut
+
+
+def test_an_edit_to_a_later_chunk_is_an_edit_to_the_assembled_call() -> None:
+    """The editor's path: the unit of an assembled call spans all its fragments, so the cache does not reuse it
+    when only a later chunk changed."""
+    request = {"model": "gpt-4o", "messages": USER, "tools": [WEATHER], "stream": True}
+    text = replay(request, {"bodySegments": stream('{"city": ', '"Paris"}')})
+    uri = "file:///work/project/data/replay.json"
+    document, cache = Document.from_text(uri, text), UnitCache()
+    ctx = context(None, None, uri, True, None)
+    assert check_document(document, ctx, None, cache).diagnostics == []
+    start = text.index('\\"Paris\\"')
+    edited = document.range_of(len(text[:start].encode()), len(text[: start + len('\\"Paris\\"')].encode()))
+    document.apply_change("3", edited)
+    after = check_document(document, ctx, None, cache).diagnostics
+    assert [(d.code, d.message) for d in after] == [
+        ("TS305", "the input of 'get_weather', 'city': expected string, received integer: 3")
+    ]

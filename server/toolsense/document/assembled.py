@@ -9,8 +9,9 @@ checks and places findings in it as in the file itself.
 
 Where a finding lands: its start is the file byte its first character came from; its end is clipped to the piece
 its start is in. So a finding on an assembled argument lands on the chunk that carries its first character (only
-that chunk's part of it), and a finding on the call as a whole (a missing member, the `function` object) lands on
-the span the anchored text stands for: the call's first chunk.
+that chunk's part of it), and a finding on the call's members as a whole (a missing member, the `function` object)
+lands on the span the anchored text stands for: the call's first chunk. The assembled value itself spans from its
+first piece to its last, so the engine sees an edit to any fragment as an edit to the unit.
 """
 
 from __future__ import annotations
@@ -88,7 +89,10 @@ class Assembly:
         return piece.start + min(offset - self._starts[index], piece.end - piece.start)
 
     def outer_end(self, start: int, end: int) -> int:
-        """The end of [start, end), clipped to the piece the start is in."""
+        """The end of [start, end), clipped to the piece the start is in; the whole text (the assembled value, the
+        unit) ends where its last piece does, so an edit to any of its fragments is an edit to the unit."""
+        if start == 0 and end >= len(self.text):
+            return max(piece.end for piece in self.pieces)
         index = self._piece(start, False)
         if self._piece(end, True) != index:
             return self.pieces[index].end
