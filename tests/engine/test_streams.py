@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from checking import D, context
+from checking import D, context, report
 from checking import check as check_text
 from positions import locate, lsp_position
 
@@ -224,3 +224,11 @@ def test_an_edit_to_a_later_chunk_is_an_edit_to_the_assembled_call() -> None:
     assert [(d.code, d.message) for d in after] == [
         ("TS305", "the input of 'get_weather', 'city': expected string, received integer: 3")
     ]
+
+
+def test_units_stay_in_the_files_order_when_a_stream_comes_between_records() -> None:
+    request = {"model": "gpt-4o", "messages": USER, "tools": [WEATHER]}
+    text = lines(request, *stream('{"city": "Paris"}'), request)
+    _, result = report(text, "records.jsonl")
+    starts = [node.start_byte for node in result.unit_nodes]
+    assert len(starts) == 3 and starts == sorted(starts)

@@ -82,9 +82,12 @@ def claim_records(claimer: Claimer, items: Sequence[tuple[Pointer, Node]]) -> Cl
     holder = items[0][1].parent if items else None
     clean = holder is None or not holder.has_error
     streamed = streamed_calls(items) if clean and any(is_chunk(node) for _, node in items[:_SAMPLE]) else []
-    if streamed:
-        parts.append(Claim("tool_call", "wrapper", streamed))
-    return _combined(parts)
+    if not streamed:
+        return _combined(parts)
+    # A call starts at its first chunk, before records further down: units stay in the file's order.
+    combined = _combined([*parts, Claim("tool_call", "wrapper", streamed)])
+    combined.units.sort(key=lambda unit: unit.node.start_byte)
+    return combined
 
 
 def record(claimer: Claimer, node: Node, prefix: Pointer) -> Claim | None:
