@@ -351,10 +351,13 @@ def test_bodies_one_level_down_in_each_dialect() -> None:
         assert [(d.code, d.text) for d in check(as_object, None) if d.severity == "error"] == [("TS214", '"dict"')]
 
 
-def test_streamed_chunks_are_left_alone() -> None:
+def test_streamed_chunks_are_assembled_before_they_are_read() -> None:
+    """Each chunk's `{"ci` alone is no JSON; assembled (`engine.streams`), the call breaks in the second chunk."""
     delta = {"tool_calls": [{"index": 0, "function": {"name": "f", "arguments": '{"ci'}}]}
     chunk = {"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta}]}
-    assert check(_lines(chunk, chunk), None) == []
+    (found,) = check(_lines(chunk, chunk), None)
+    assert (found.code, found.range[0]) == ("TS302", 1)
+    assert found.message == "arguments is not valid JSON: Expecting ':' delimiter (at character 7)"
 
 
 def test_close_every_object_schema_leaves_tools_inside_strings_alone() -> None:

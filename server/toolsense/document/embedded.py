@@ -15,7 +15,7 @@ import re
 from array import array
 from collections.abc import Callable
 from itertools import accumulate
-from typing import Any
+from typing import Any, Protocol
 
 from tree_sitter import Node, Parser
 
@@ -27,6 +27,19 @@ MAX_EMBEDDED_BYTES = 1 << 20
 50 MB string is left alone (bounded work and memory whatever the line holds)."""
 
 _ESCAPE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u([0-9a-fA-F]{4})|\\[\s\S]")
+
+
+class TextMap(Protocol):
+    """A JSON text of its own whose byte offsets map to the file's: a string's decoded text (`Embedding`), or a
+    streamed tool call assembled from its fragments (`document.assembled`)."""
+
+    text: bytes
+
+    def outer(self, offset: int, end: bool = False) -> int: ...
+
+    def outer_end(self, start: int, end: int) -> int:
+        """The file's offset of the end of the text's span [start, end)."""
+        ...
 
 
 class Embedding:
@@ -65,6 +78,9 @@ class Embedding:
             return self._base + self._starts[index] + (self._lengths[index] if inside else 0)
         return self._base + 1 + offset + self._shrink[index]
 
+    def outer_end(self, start: int, end: int) -> int:
+        return self.outer(end, end=True)
+
     @property
     def root(self) -> EmbeddedNode:
         """The `document` node of the embedded text."""
@@ -85,7 +101,7 @@ class EmbeddedNode:
     __slots__ = ("embedding", "inner")
     is_named = True
 
-    def __init__(self, inner: Node, embedding: Embedding) -> None:
+    def __init__(self, inner: Node, embedding: TextMap) -> None:
         self.inner = inner
         self.embedding = embedding
 
@@ -106,7 +122,7 @@ class EmbeddedNode:
 
     @property
     def end_byte(self) -> int:
-        return self.embedding.outer(self.inner.end_byte, end=True)
+        return self.embedding.outer_end(self.inner.start_byte, self.inner.end_byte)
 
     @property
     def text(self) -> bytes:
@@ -165,7 +181,7 @@ class EmbeddedNode:
     def content_offsets(self, start: int, end: int) -> tuple[int, int]:
         """The file's byte span of decoded characters [start, end) of this string node."""
         first, last = string_content_offsets(self.inner, start, end)
-        return self.embedding.outer(first), self.embedding.outer(last, end=True)
+        return self.embedding.outer(first), self.embedding.outer_end(first, last)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, EmbeddedNode) and other.inner == self.inner

@@ -1,12 +1,14 @@
 """Tools and calls one level down: where real files keep them besides a tool file or a request body of their own.
 
 - A recording of an HTTP exchange (`{request: {method, url, body}, response}`; a cassette's `interactions[]`),
-  whose `body` is the request object or its JSON text;
+  whose `body` is the request object or its JSON text, or is split into `bodySegments` (the Google Gen AI SDK's
+  replay files: the request body is the one segment, a streamed response has one segment per chunk);
 - a captured SDK call (`{arguments: {model, messages, tools, …}}`);
 - a fine-tuning or eval dataset record (`{messages, tools}`, one per JSON line), whose `tools` (or legacy
   `functions`) may be a JSON string: read as an embedded document (`document.embedded`), so every finding is
   placed on its characters inside the string;
-- a provider's response: a chat completion's `choices[].message.tool_calls`, a Responses API object's
+- a provider's response: a chat completion's `choices[].message.tool_calls` (streamed: the calls assembled from
+  the `chat.completion.chunk` deltas, `engine.streams`), a Responses API object's
   `function_call` output items (and the tools it echoes, which the provider accepted: never judged), an
   Anthropic message's `tool_use` blocks.
 
@@ -28,6 +30,7 @@ from ..document.jsontree import Pointer, document_values, string_value, value_ch
 from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimed, Claimer, Origin, message_calls
 from .detect import REQUEST_KEYS, detect, member_node, skeleton
+from .streams import is_chunk, streamed_calls
 
 RESPONSE: Origin = "response"
 _SAMPLE = 16
@@ -36,6 +39,8 @@ DATASET_KEYS = frozenset(
 )
 """Keys of a fine-tuning or eval dataset record beside its tools (OpenAI chat format, ShareGPT, preference
 pairs, instruction tuning)."""
+SEGMENTS = ("bodySegments", "body_segments")
+"""Where a replay file keeps a body split into segments (camelCase as the SDK writes it, or its field's name)."""
 RECORD_KEYS = ("tools", "functions", "messages", "input", "contents", "toolConfig", "output", "choices", "content")
 """Keys that open a request's or a response's own content: a unit's record is the part of its pointer before
 the first of them."""
@@ -72,7 +77,17 @@ def claim_records(claimer: Claimer, items: Sequence[tuple[Pointer, Node]]) -> Cl
             parts.append(found)
     if not recognised or recognised * 2 < sampled:
         return NOT_OURS
-    return _combined(parts)
+    # Chunks recovered from text that is not JSON (a server-sent event stream, `data: {…}` lines) are not read:
+    # only a clean document is claimed by its stream alone.
+    holder = items[0][1].parent if items else None
+    clean = holder is None or not holder.has_error
+    streamed = streamed_calls(items) if clean and any(is_chunk(node) for _, node in items[:_SAMPLE]) else []
+    if not streamed:
+        return _combined(parts)
+    # A call starts at its first chunk, before records further down: units stay in the file's order.
+    combined = _combined([*parts, Claim("tool_call", "wrapper", streamed)])
+    combined.units.sort(key=lambda unit: unit.node.start_byte)
+    return combined
 
 
 def record(claimer: Claimer, node: Node, prefix: Pointer) -> Claim | None:
@@ -110,7 +125,9 @@ def exchange_of(pointer: Pointer) -> Pointer:
     """The exchange a request's or response's unit belongs to: its record up to the last array index in it (one
     line of a dataset, one interaction of a cassette), or the whole file."""
     found = record_of(pointer)
-    last = max((i for i, part in enumerate(found) if isinstance(part, int)), default=-1)
+    # A segment's index is not an exchange's: a body split into segments is still one body.
+    indices = (i for i, part in enumerate(found) if isinstance(part, int) and (i == 0 or found[i - 1] not in SEGMENTS))
+    last = max(indices, default=-1)
     return found[: last + 1]
 
 
@@ -154,27 +171,44 @@ def _without_echoes(group: list[Grouped]) -> list[Grouped]:
 
 def _recording(claimer: Claimer, node: Node, prefix: Pointer) -> Claim | None:
     request = member_node(node, "request")
-    body = member_node(request, "body") if request is not None and request.type == "object" else None
-    parts = [found] if body is not None and (found := _body(claimer, body, (*prefix, "request", "body"))) else []
+    bodies = _bodies(request, (*prefix, "request")) if request is not None and request.type == "object" else []
+    parts = [found for where, body in bodies if (found := _body(claimer, body, where)) is not None]
     parts.extend(_replies(claimer, node, prefix, ("response",)))
     return _combined(parts) if parts else None
 
 
+def _bodies(holder: Node, prefix: Pointer) -> list[tuple[Pointer, Node]]:
+    """A recorded request's or response's body: its `body` member, or each of its `bodySegments`."""
+    body = member_node(holder, "body")
+    if body is not None:
+        return [((*prefix, "body"), body)]
+    for key in SEGMENTS:
+        segments = member_node(holder, key)
+        if segments is not None and segments.type == "array":
+            return [((*prefix, key, i), segment) for i, segment in enumerate(value_children(segments))]
+    return []
+
+
 def _replies(claimer: Claimer, node: Node, prefix: Pointer, keys: tuple[str, ...]) -> list[Claim]:
-    """The provider responses recorded beside a request: the member itself or its `body` (object or JSON text)."""
+    """The provider responses recorded beside a request: the member itself, its `body` (object or JSON text) or
+    its `bodySegments` (a streamed response's chunks: their calls assembled)."""
     found: list[Claim] = []
     for key in keys:
         reply = member_node(node, key)
         if reply is None or reply.type != "object":
             continue
-        body = member_node(reply, "body")
-        where: Pointer = (*prefix, key)
-        if body is not None:
-            body, where = _object_or_text(body), (*where, "body")
-        target = body if body is not None else reply
-        claim = _response(claimer, target, skeleton(target), where)
-        if claim is not None and claim.kind is not None:
-            found.append(claim)
+        bodies = [
+            (where, target) for where, body in _bodies(reply, (*prefix, key)) if (target := _object_or_text(body))
+        ]
+        if not bodies and not any(member_node(reply, k) is not None for k in ("body", *SEGMENTS)):
+            bodies = [((*prefix, key), reply)]
+        for where, target in bodies:
+            claim = _response(claimer, target, skeleton(target), where)
+            if claim is not None and claim.kind is not None:
+                found.append(claim)
+        streamed = streamed_calls([(where, target) for where, target in bodies if is_chunk(target)])
+        if streamed:
+            found.append(Claim("tool_call", "wrapper", streamed))
     return found
 
 
