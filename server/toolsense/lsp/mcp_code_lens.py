@@ -15,8 +15,8 @@ from ..document.document import Document
 from ..document.jsontree import LocateCache
 from ..domain.live import pending_key
 from ..engine.placement import place_bytes
-from ..engine.units import mcp_config_dialect, root_value
-from ..mcp_live.config import server_entries
+from ..engine.units import root_value
+from ..mcp_live.config import dialect_of, server_entries
 from .convert import to_lsp_range
 from .server import ToolsenseServer
 
@@ -43,7 +43,7 @@ def register(server: ToolsenseServer) -> None:
         return server_lenses(
             od.document,
             unit.value,
-            unit.dialect or mcp_config_dialect(unit.value),
+            dialect_of(unit.dialect, unit.value),
             uri,
             lambda name: server.registry.live.get(pending_key(uri, name)) is not None,
         )
