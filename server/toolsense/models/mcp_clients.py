@@ -49,6 +49,8 @@ class ClientFile:
     """Where VS Code's `inputs` (what `${input:id}` names) are."""
     sse_types: tuple[str, ...] = ("sse",)
     """`type` values that select the deprecated HTTP+SSE transport."""
+    complete_with: tuple[str, ...] = ()
+    """Keys that make an entry complete without a command or URL (a Zed extension's server: its `settings`)."""
     toml: bool = False
 
 
@@ -179,6 +181,7 @@ CLIENT_FILES: tuple[ClientFile, ...] = (
         "zed-industries/zed crates/settings/src/settings_content/project.rs ContextServerSettingsContent (stdio: "
         "enabled, remote, command, args, env, timeout; http: enabled, url, headers, timeout; extension: enabled, "
         "settings; the older `source` tag and `command: {path, args, env}`)",
+        complete_with=("settings", "source"),
     ),
     ClientFile(
         "devcontainer",

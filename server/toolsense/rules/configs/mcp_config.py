@@ -133,7 +133,7 @@ def _entry_rules(name: str, pointer: tuple[str, ...], entry: dict[str, Any], spe
     url_key = spec.url_keys[0]
     has_url = any(key in entry for key in spec.url_keys)
     if view.transport is None:
-        if view.has_command or has_url or isinstance(kind, str):
+        if view.has_command or has_url or isinstance(kind, str) or any(key in entry for key in spec.complete_with):
             return  # present with the wrong type (reported as such), or a type of the client's own (a registry)
         message = f"Server '{name}' needs `command` (to start it over stdio) or `{url_key}` (http)"
         yield Finding(MISSING.code, message, pointer, "key")
