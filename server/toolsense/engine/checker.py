@@ -26,16 +26,9 @@ from .findings import MAX_RELATED, Finding, Related, Severity, Subject, Target
 from .placement import place_bytes, syntax_errors
 from .records import exchanges
 from .suppression import suppressed, uri_path
+from .toml_config import TomlConfig, read_toml_config, toml_client, toml_findings
 from .unit_keys import digest, old_span, reads_alike
-from .units import (
-    Split,
-    Unit,
-    UnitSpan,
-    forced_dialect,
-    read_unit,
-    split,
-    with_dialects,
-)
+from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
 
 log = logging.getLogger(__name__)
 
@@ -212,6 +205,8 @@ def check_document(
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
     document.checked_edit_count = document.edit_count
     path = uri_path(ctx.uri or document.uri)
+    if path and (toml := toml_client(path)) is not None:
+        return _toml_report(document, ctx, read_toml_config(bytes(document.data), toml))
     file_split = split(document, kind_hint, forced_dialect(path, ctx.settings) if path else None)
     if facts is None:
         facts = file_facts(file_split.root if file_split.shape != "lines" else None)
@@ -294,6 +289,16 @@ def check_document(
     data = document.data
     digests = [e.content_key or digest(data, n.start_byte, n.end_byte) for e, n in zip(entries, nodes, strict=True)]
     return FileReport(kind, diagnostics, units, nodes, file_split, checked, facts, digests)
+
+
+def _toml_report(document: Document, ctx: CheckContext, config: TomlConfig) -> FileReport:
+    """A TOML configuration (Codex's `config.toml`): its own reader and position map, the same rules."""
+    found = [
+        Diagnostic(document.range_of(start, end), severity, finding.code, finding.message, finding)
+        for finding, start, end in toml_findings(config, lambda unit: run_unit_checks(unit, ctx))
+        if (severity := resolve_severity(finding, ctx)) is not None
+    ]
+    return FileReport(config.split.kind, found, config.units, [], config.split, len(config.units))
 
 
 def _read_units(

@@ -21,6 +21,7 @@ from .catalog import Catalog, UnitKind
 from .checker import Diagnostic, FileReport, UnitCache, check_document, with_severity
 from .context import CheckContext, ToolInfo, ToolRegistry
 from .findings import Severity
+from .toml_config import TOML_NAMES, toml_client
 from .units import Unit, forced_dialect, kind_from_path, read_unit, split, with_dialects
 
 if TYPE_CHECKING:
@@ -254,9 +255,9 @@ def _walk(root: Path, folder: str, base: str | None, exclude: tuple[str, ...] | 
     prefix = None if base is None else (base if base.endswith("/") else base + "/")
     for entry in sorted(files, key=lambda e: e.name):
         name = entry.name
-        if not name.endswith(JSON_SUFFIXES):
-            continue
         full = Path(folder) / name
+        if not name.endswith(JSON_SUFFIXES) and (name not in TOML_NAMES or toml_client(str(full)) is None):
+            continue
         try:
             link = entry.is_symlink()
         except OSError:

@@ -130,6 +130,7 @@ def _redacted(value: str) -> str:
 
 _HINT = {
     "vscode": 'declare it in `inputs` (password: true) and write "${input:…}" here',
+    "codex": "name the variable instead: `env_vars` (stdio), `bearer_token_env_var` or `env_http_headers` (http)",
     "other": "pass it from the environment (`${env:NAME}` or the client's own env file) instead",
 }
 
@@ -140,7 +141,7 @@ def config_security_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(value, dict):
         return
     dialect = dialect_of(unit.dialect, value)
-    hint = _HINT["vscode" if dialect in ("vscode", "devcontainer") else "other"]
+    hint = _HINT["vscode" if dialect in ("vscode", "devcontainer") else dialect if dialect in _HINT else "other"]
     for entry in server_entries(value, dialect):
         view = entry_view(entry.value, dialect)
         yield from _secrets(entry.pointer, view, hint)
