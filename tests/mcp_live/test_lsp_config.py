@@ -156,11 +156,21 @@ async def test_untrusted_workspace_gets_no_lens_and_the_command_refuses(session:
     assert not pid_marker.exists()
 
 
-@pytest.mark.parametrize("name", [".mcp.json", "claude_desktop_config.json", "mcp.json"])
+def _echo_config(name: str, command: list[str]) -> str:
+    if name == "opencode.json":  # the program and its arguments in one array
+        return json.dumps({"mcp": {"echo": {"type": "local", "command": command}}}, indent=2)
+    if name.endswith(".toml"):
+        return "[mcp_servers.echo]\n" + f"command = {json.dumps(command[0])}\nargs = {json.dumps(command[1:])}\n"
+    return json.dumps({"mcpServers": {"echo": {"command": command[0], "args": command[1:]}}}, indent=2)
+
+
+@pytest.mark.parametrize(
+    "name", [".mcp.json", "claude_desktop_config.json", "mcp.json", "opencode.json", ".codex/config.toml"]
+)
 async def test_lens_on_every_configuration_format(session: Session, name: str) -> None:
     await _start(session)
     command = [sys.executable, str(SERVERS / "misbehave.py"), "garbage"]
-    text = json.dumps({"mcpServers": {"echo": {"command": command[0], "args": command[1:]}}}, indent=2)
+    text = _echo_config(name, command)
     uri = session.open(name, text, write=True)
     await session.diagnostics(uri)
     lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
@@ -172,6 +182,53 @@ async def test_lens_on_every_configuration_format(session: Session, name: str) -
     (summary,) = await session.diagnostics(uri, predicate=lambda ds: any(d.code == "TS924" for d in ds))
     assert summary.severity == types.DiagnosticSeverity.Warning  # the banner on stdout
     assert "not JSON-RPC (first: 'Starting misbehave server v0.0.1 ...')" in summary.message
+
+
+CLIENT_FILES = [
+    (
+        ".gemini/settings.json",
+        '{"theme": "Dracula",\n "mcpServers": {"docs": {"url": "https://e.com/sse", "includeTool": []}}}\n',
+        '"docs"',
+        [("TS935", '"https://e.com/sse"'), ("TS930", '"includeTool"')],
+    ),
+    (
+        "opencode.json",
+        '{"mcp": {\n  "docs": {"type": "local", "command": ["srv"], "env": {}}}}\n',
+        '"docs"',
+        [("TS930", '"env"')],
+    ),
+    (
+        ".zed/settings.json",
+        '{"theme": "One Dark",\n "context_servers": {"docs": {"command": "srv", "enabeld": true}}}\n',
+        '"docs"',
+        [("TS930", '"enabeld"')],
+    ),
+    (
+        ".devcontainer/devcontainer.json",
+        '{"image": "x", "customizations": {"vscode": {"mcp": {"servers": {\n  "docs": {"type": "sse", "url": "https://e.com"}}}}}}\n',
+        '"docs"',
+        [("TS935", '"sse"')],
+    ),
+    (
+        ".codex/config.toml",
+        'model = "o3"\n\n[mcp_servers.docs]\ncommand = "srv"\nstartup_timout_sec = 20\n',
+        "docs",
+        [("TS930", "startup_timout_sec")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "key", "expected"), CLIENT_FILES, ids=[c[0] for c in CLIENT_FILES])
+async def test_each_clients_file_in_the_editor_gets_its_diagnostics_and_a_lens_per_server(
+    session: Session, name: str, text: str, key: str, expected: list[tuple[str, str]]
+) -> None:
+    await _start(session)
+    uri = session.open(name, text, write=True)
+    diagnostics = await session.diagnostics(uri)
+    assert _brief(diagnostics) == sorted((*find(text, needle), code) for code, needle in expected)
+    lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses is not None
+    assert [(lens.range.start.line, lens.range.start.character) for lens in lenses] == [find(text, key)]
 
 
 async def test_typing_in_a_configuration_file_updates_its_diagnostics(session: Session) -> None:
