@@ -484,3 +484,11 @@ def test_a_secret_in_a_dev_container_is_pointed_to_vs_codes_inputs() -> None:
     )
     (found,) = [d for d in check(text, None, uri=_uri(".devcontainer/devcontainer.json")) if d.code == "TS940"]
     assert found.message.endswith('declare it in `inputs` (password: true) and write "${input:…}" here')
+
+
+def test_a_placeholder_word_is_not_an_inline_secret() -> None:
+    """From a public Kiro configuration (4regab/agent-rules-mcp): the token's value says it may be left out."""
+    text = _text(
+        {"mcpServers": {"rules": {"command": "npx", "args": ["x@1.0.0"], "env": {"GITHUB_TOKEN": "optional"}}}}
+    )
+    assert check(text, None, uri=_uri(".kiro/settings/mcp.json")) == []

@@ -82,7 +82,7 @@ _SECRET_NAME = re.compile(
 _REFERENCE = re.compile(r"\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Z_]+%|\{\{[^}]*\}\}|\{[A-Za-z_]+\}")
 _PLACEHOLDER = re.compile(
     r"^(<[^>]*>|\[[^\]]*\]|your[\s_-].*|.*\byour\b.*|x{3,}|\*{3,}|\.{3}|…|changeme|change-me|todo|placeholder|"
-    r"replace[_-]?me|none|null|true|false|\d{1,6}|)$",
+    r"replace[_-]?me|none|null|true|false|optional|required|\d{1,6}|)$",
     re.IGNORECASE,
 )
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh"})
