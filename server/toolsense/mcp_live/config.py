@@ -160,6 +160,18 @@ def entry_transport(entry: dict[str, Any], dialect: str = "vscode") -> str | Non
     return entry_view(entry, dialect).transport
 
 
+def _headers_from_variables(entry: dict[str, Any], dialect: str, expand: _Expansion) -> dict[str, str]:
+    """Codex names variables instead of values: `bearer_token_env_var` and `env_http_headers` (header → variable)."""
+    if dialect != "codex":
+        return {}
+    named = entry.get("env_http_headers")
+    found = {str(k): expand(f"${{env:{v}}}") for k, v in named.items()} if isinstance(named, dict) else {}
+    token = entry.get("bearer_token_env_var")
+    if isinstance(token, str) and token:
+        found["Authorization"] = expand(f"Bearer ${{env:{token}}}")
+    return found
+
+
 _VARIABLE = re.compile(r"\$\{([^}]*)\}")
 
 
@@ -243,6 +255,7 @@ def entry_target(
             raise ValueError("the HTTP+SSE transport is not supported for live checks; use Streamable HTTP")
         expand = _Expansion(folder, environment)
         headers = {str(k): expand(str(v)) for k, v in view.headers.items()}
+        headers.update(_headers_from_variables(entry, dialect, expand))
         return HttpTarget(expand(view.url), headers, tuple(sorted(expand.taken)))
     command = entry.get("command")
     if isinstance(command, str) and command:

@@ -141,3 +141,20 @@ def test_the_cli_finds_the_codex_configuration_in_a_folder(
     assert ".cursor/mcp.json:1:30: warning TS943 Server 'a' is reached over plain http" in out
     assert "Cargo.toml" not in out
     assert "Checked 2 files" in out
+
+
+def test_the_live_check_sends_codexs_bearer_token_and_header_variables(tmp_path: Path) -> None:
+    from toolsense.mcp_live.client import HttpTarget
+    from toolsense.mcp_live.config import entry_target
+
+    entry = {
+        "url": "https://mcp.example.com/mcp",
+        "bearer_token_env_var": "REMOTE_TOKEN",
+        "env_http_headers": {"X-Team": "TEAM_ID"},
+        "http_headers": {"X-Static": "1"},
+    }
+    environment = {"REMOTE_TOKEN": "tok-123456", "TEAM_ID": "tools"}
+    target = entry_target(entry, tmp_path, environment, dialect="codex")
+    assert isinstance(target, HttpTarget)
+    assert target.headers == {"X-Static": "1", "X-Team": "tools", "Authorization": "Bearer tok-123456"}
+    assert set(target.hidden) == {"tok-123456", "tools"}  # values from the environment are secrets: redacted
