@@ -326,3 +326,29 @@ async def test_a_changed_server_is_compared_with_its_snapshot_and_accepted_only_
     assert RUG_PULL.strip() in json.loads(snapshot.read_text())["tools"][0]["description"]
     lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert [lens.command.title for lens in lenses or [] if lens.command] == ["Check this server's tools"] * 2
+
+
+async def test_completion_in_another_clients_entry_offers_its_own_keys(session: Session) -> None:
+    await _start(session)
+    text = '{\n  "theme": "Dracula",\n  "mcpServers": {\n    "docs": {"command": "srv", "": 1}\n  }\n}\n'
+    uri = session.open(".gemini/settings.json", text, write=True)
+    await session.diagnostics(uri)
+    line, character = find(text, '"": 1', 1)
+    labels = {item.label for item in await session.completion(uri, line, character)}
+    assert {"httpUrl", "trust", "includeTools", "excludeTools"} <= labels and "envFile" not in labels
+
+
+async def test_typing_in_a_codex_configuration_updates_its_diagnostics(session: Session) -> None:
+    await _start(session)
+    text = '[mcp_servers.docs]\ncommand = "srv"\nargs = ["a"]\n'
+    uri = session.open(".codex/config.toml", text, write=True)
+    assert await session.diagnostics(uri) == []
+    line, character = find(text, "args")
+    session.change(uri, ((line, character, line, character + 4), "argz"))
+
+    def typed(diagnostics: Sequence[types.Diagnostic]) -> bool:
+        return any(d.code == "TS930" for d in diagnostics)
+
+    (unknown,) = await session.diagnostics(uri, predicate=typed)
+    assert unknown.message.startswith("Unknown property 'argz' at 'mcp_servers.docs'. Did you mean 'args'?")
+    assert (unknown.range.start.line, unknown.range.start.character, unknown.range.end.character) == (2, 0, 4)
