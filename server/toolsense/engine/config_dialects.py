@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlparse
 from tree_sitter import Node
 
 from ..document.jsontree import member, pairs
-from ..models.mcp_clients import ANY, CLIENT_FILES, path_matches
+from ..models.mcp_clients import ANY, CLIENT_FILES, FILE_NAMES, path_matches
 
 SERVER_JSON = "server.json"
 
@@ -34,7 +34,10 @@ def uri_path(uri: str) -> str:
 def config_reader(uri: str, root: Node) -> str | None:
     """The dialect of the client whose configuration file this is, or None."""
     path = uri_path(uri).rstrip("/")
-    if path.rsplit("/", 1)[-1] == SERVER_JSON:
+    name = path.rsplit("/", 1)[-1]
+    if name not in FILE_NAMES and name != SERVER_JSON:
+        return None  # the common case: no client's file name
+    if name == SERVER_JSON:
         name, version = _member_value(root, "name"), _member_value(root, "version")
         return "server-json" if name is not None and name.type == "string" and version is not None else None
     for spec in CLIENT_FILES:

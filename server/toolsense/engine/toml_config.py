@@ -30,6 +30,8 @@ TOML_NAMES = frozenset(name for spec in CLIENT_FILES if spec.toml for name in sp
 
 def toml_client(path: str) -> ClientFile | None:
     """The TOML client whose configuration file this path is (by path only: the content decides next)."""
+    if path.rsplit("/", 1)[-1] not in TOML_NAMES:
+        return None
     return next((spec for spec in CLIENT_FILES if spec.toml and path_matches(spec, path)), None)
 
 

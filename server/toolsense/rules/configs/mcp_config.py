@@ -57,6 +57,7 @@ INVALID = CATALOG.rule(
     'A value the client does not accept (an unknown `type`: VS Code knows "stdio", "http", "sse").',
     FAMILY,
 )
+# The deprecation and where it is stated: `models.mcp_clients.SSE_DEPRECATION`.
 DEPRECATED_TRANSPORT = CATALOG.rule(
     "TS935",
     "mcp-config-deprecated-transport",
