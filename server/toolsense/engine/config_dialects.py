@@ -33,10 +33,10 @@ def uri_path(uri: str) -> str:
 
 def config_reader(uri: str, root: Node) -> str | None:
     """The dialect of the client whose configuration file this is, or None."""
-    path = uri_path(uri).rstrip("/")
-    name = path.rsplit("/", 1)[-1]
+    name = unquote(uri.rstrip("/").rsplit("/", 1)[-1])
     if name not in FILE_NAMES and name != SERVER_JSON:
-        return None  # the common case: no client's file name
+        return None  # the common case, decided before the uri is parsed: no client's file name
+    path = uri_path(uri).rstrip("/")
     if name == SERVER_JSON:
         name, version = _member_value(root, "name"), _member_value(root, "version")
         return "server-json" if name is not None and name.type == "string" and version is not None else None
