@@ -352,3 +352,14 @@ async def test_typing_in_a_codex_configuration_updates_its_diagnostics(session: 
     (unknown,) = await session.diagnostics(uri, predicate=typed)
     assert unknown.message.startswith("Unknown property 'argz' at 'mcp_servers.docs'. Did you mean 'args'?")
     assert (unknown.range.start.line, unknown.range.start.character, unknown.range.end.character) == (2, 0, 4)
+
+
+async def test_the_keys_vs_code_defines_are_not_unknown(session: Session) -> None:
+    """The issue's example: `sandboxEnabled`, `version`, `gallery` on a stdio entry, `oauth` and `gallery` on an http
+    one (microsoft/vscode mcpPlatformTypes.ts) got five false TS930."""
+    await _start(session)
+    local = {"type": "stdio", "command": "node", "sandboxEnabled": True, "version": "1.0.0", "gallery": True}
+    remote = {"type": "http", "url": "https://e.com/mcp", "oauth": {"clientId": "app"}, "gallery": "https://g.example"}
+    text = json.dumps({"servers": {"local": local, "remote": remote}, "sandbox": {"network": {}}}, indent=2)
+    uri = session.open(".vscode/mcp.json", text, write=True)
+    assert await session.diagnostics(uri) == []
