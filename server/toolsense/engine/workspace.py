@@ -255,9 +255,9 @@ def _walk(root: Path, folder: str, base: str | None, exclude: tuple[str, ...] | 
     prefix = None if base is None else (base if base.endswith("/") else base + "/")
     for entry in sorted(files, key=lambda e: e.name):
         name = entry.name
-        full = Path(folder) / name
-        if not name.endswith(JSON_SUFFIXES) and (name not in TOML_NAMES or toml_client(str(full)) is None):
+        if not name.endswith(JSON_SUFFIXES) and (name not in TOML_NAMES or toml_client(f"{folder}/{name}") is None):
             continue
+        full = Path(folder) / name
         try:
             link = entry.is_symlink()
         except OSError:
