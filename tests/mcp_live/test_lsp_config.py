@@ -363,3 +363,23 @@ async def test_the_keys_vs_code_defines_are_not_unknown(session: Session) -> Non
     text = json.dumps({"servers": {"local": local, "remote": remote}, "sandbox": {"network": {}}}, indent=2)
     uri = session.open(".vscode/mcp.json", text, write=True)
     assert await session.diagnostics(uri) == []
+
+
+async def test_the_lens_of_a_name_used_twice_runs_its_own_entry(session: Session) -> None:
+    await _start(session)
+    command = [sys.executable, str(SERVERS / "misbehave.py"), "garbage"]
+    projects = {
+        "/a": {"mcpServers": {"echo": {"command": "no-such-program-for-toolsense"}}},
+        "/b": {"mcpServers": {"echo": {"command": command[0], "args": command[1:]}}},
+    }
+    text = json.dumps({"numStartups": 1, "projects": projects}, indent=2)
+    uri = session.open(".claude.json", text, write=True)
+    await session.diagnostics(uri)
+    lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses is not None and len(lenses) == 2
+    second = lenses[1].command
+    assert second is not None and list(second.arguments or ())[2] == ["projects", "/b", "mcpServers", "echo"]
+    result = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(second.command, list(second.arguments or ()))
+    )
+    assert result["summary"] == "1 tool, 0 errors, 1 warning"  # /b's server ran, not /a's missing program

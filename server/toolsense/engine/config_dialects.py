@@ -38,8 +38,8 @@ def config_reader(uri: str, root: Node) -> str | None:
         return None  # the common case, decided before the uri is parsed: no client's file name
     path = uri_path(uri).rstrip("/")
     if name == SERVER_JSON:
-        name, version = _member_value(root, "name"), _member_value(root, "version")
-        return "server-json" if name is not None and name.type == "string" and version is not None else None
+        named, version = _member_value(root, "name"), _member_value(root, "version")
+        return "server-json" if named is not None and named.type == "string" and version is not None else None
     for spec in CLIENT_FILES:
         if not spec.toml and path_matches(spec, path) and any(_has_object(root, p) for p in spec.servers):
             return spec.dialect

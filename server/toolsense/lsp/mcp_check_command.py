@@ -96,7 +96,9 @@ def register(server: ToolsenseServer) -> None:
             return None
         unit = report.units[0]
         dialect = dialect_of(unit.dialect, unit.value)
-        entry = next((e for e in server_entries(unit.value, dialect) if e.name == name), None)
+        pointer = list(arguments[2]) if len(arguments) > 2 and isinstance(arguments[2], list) else None
+        entries = server_entries(unit.value, dialect)
+        entry = next((e for e in entries if e.name == name and pointer in (None, list(e.pointer))), None)
         if entry is None:
             server.show(f"No server '{name}' in this file")
             return None

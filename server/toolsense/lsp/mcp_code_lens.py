@@ -6,6 +6,7 @@ A lens only offers the command (`mcp_check_command`); nothing runs until it is c
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -61,9 +62,13 @@ def server_lenses(
     if where is None:
         return None
     lenses = []
-    for entry in server_entries(value, dialect):
+    entries = server_entries(value, dialect)
+    names = Counter(entry.name for entry in entries)
+    for entry in entries:
         range_ = to_lsp_range(document.range_of(*where(entry.pointer)))
-        lenses.append(types.CodeLens(range_, types.Command(LENS_TITLE, CHECK_COMMAND, arguments=[uri, entry.name])))
+        # A name used twice (two projects of ~/.claude.json): the entry's pointer says which one.
+        arguments: list[Any] = [uri, entry.name] + ([list(entry.pointer)] if names[entry.name] > 1 else [])
+        lenses.append(types.CodeLens(range_, types.Command(LENS_TITLE, CHECK_COMMAND, arguments=arguments)))
         if pending(entry.name):
             accept = types.Command(ACCEPT_TITLE, ACCEPT_COMMAND, arguments=[uri, entry.name])
             lenses.append(types.CodeLens(range_, accept))
