@@ -39,3 +39,23 @@ def test_each_entry_gets_its_lens_on_its_key_reading_each_key_about_once(monkeyp
         line = lines[lens.range.start.line]
         assert line[lens.range.start.character : lens.range.end.character] == f'"s{index}"'
     assert reads <= 2 * count + 10  # a search per entry read about count² / 2 keys
+
+
+def test_a_server_name_used_in_two_projects_gets_lenses_that_say_which_entry() -> None:
+    """~/.claude.json keeps each project's servers: the same name twice, so the lens names the entry's pointer too."""
+    uri = "file:///home/me/.claude.json"
+    value = {
+        "mcpServers": {"user": {"command": "u"}},
+        "projects": {"/a": {"mcpServers": {"db": {"command": "a"}}}, "/b": {"mcpServers": {"db": {"command": "b"}}}},
+    }
+    text = json.dumps(value, indent=2)
+    lenses = server_lenses(Document(uri, bytearray(text.encode())), value, "claude-user", uri)
+    assert lenses is not None
+    assert [lens.command.arguments for lens in lenses if lens.command is not None] == [
+        [uri, "user"],
+        [uri, "db", ["projects", "/a", "mcpServers", "db"]],
+        [uri, "db", ["projects", "/b", "mcpServers", "db"]],
+    ]
+    lines = text.splitlines()
+    assert [lines[lens.range.start.line].strip() for lens in lenses] == ['"user": {', '"db": {', '"db": {']
+    assert lenses[1].range.start.line < lenses[2].range.start.line

@@ -158,11 +158,21 @@ async def test_untrusted_workspace_gets_no_lens_and_the_command_refuses(session:
     assert not pid_marker.exists()
 
 
-@pytest.mark.parametrize("name", [".mcp.json", "claude_desktop_config.json", "mcp.json"])
+def _echo_config(name: str, command: list[str]) -> str:
+    if name == "opencode.json":  # the program and its arguments in one array
+        return json.dumps({"mcp": {"echo": {"type": "local", "command": command}}}, indent=2)
+    if name.endswith(".toml"):
+        return "[mcp_servers.echo]\n" + f"command = {json.dumps(command[0])}\nargs = {json.dumps(command[1:])}\n"
+    return json.dumps({"mcpServers": {"echo": {"command": command[0], "args": command[1:]}}}, indent=2)
+
+
+@pytest.mark.parametrize(
+    "name", [".mcp.json", "claude_desktop_config.json", "mcp.json", "opencode.json", ".codex/config.toml"]
+)
 async def test_lens_on_every_configuration_format(session: Session, name: str) -> None:
     await _start(session)
     command = [sys.executable, str(SERVERS / "misbehave.py"), "garbage"]
-    text = json.dumps({"mcpServers": {"echo": {"command": command[0], "args": command[1:]}}}, indent=2)
+    text = _echo_config(name, command)
     uri = session.open(name, text, write=True)
     await session.diagnostics(uri)
     lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
@@ -174,6 +184,53 @@ async def test_lens_on_every_configuration_format(session: Session, name: str) -
     (summary,) = await session.diagnostics(uri, predicate=lambda ds: any(d.code == "TS924" for d in ds))
     assert summary.severity == types.DiagnosticSeverity.Warning  # the banner on stdout
     assert "not JSON-RPC (first: 'Starting misbehave server v0.0.1 ...')" in summary.message
+
+
+CLIENT_FILES = [
+    (
+        ".gemini/settings.json",
+        '{"theme": "Dracula",\n "mcpServers": {"docs": {"url": "https://e.com/sse", "includeTool": []}}}\n',
+        '"docs"',
+        [("TS935", '"https://e.com/sse"'), ("TS930", '"includeTool"')],
+    ),
+    (
+        "opencode.json",
+        '{"mcp": {\n  "docs": {"type": "local", "command": ["srv"], "env": {}}}}\n',
+        '"docs"',
+        [("TS930", '"env"')],
+    ),
+    (
+        ".zed/settings.json",
+        '{"theme": "One Dark",\n "context_servers": {"docs": {"command": "srv", "enabeld": true}}}\n',
+        '"docs"',
+        [("TS930", '"enabeld"')],
+    ),
+    (
+        ".devcontainer/devcontainer.json",
+        '{"image": "x", "customizations": {"vscode": {"mcp": {"servers": {\n  "docs": {"type": "sse", "url": "https://e.com"}}}}}}\n',
+        '"docs"',
+        [("TS935", '"sse"')],
+    ),
+    (
+        ".codex/config.toml",
+        'model = "o3"\n\n[mcp_servers.docs]\ncommand = "srv"\nstartup_timout_sec = 20\n',
+        "docs",
+        [("TS930", "startup_timout_sec")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "key", "expected"), CLIENT_FILES, ids=[c[0] for c in CLIENT_FILES])
+async def test_each_clients_file_in_the_editor_gets_its_diagnostics_and_a_lens_per_server(
+    session: Session, name: str, text: str, key: str, expected: list[tuple[str, str]]
+) -> None:
+    await _start(session)
+    uri = session.open(name, text, write=True)
+    diagnostics = await session.diagnostics(uri)
+    assert _brief(diagnostics) == sorted((*find(text, needle), code) for code, needle in expected)
+    lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses is not None
+    assert [(lens.range.start.line, lens.range.start.character) for lens in lenses] == [find(text, key)]
 
 
 async def test_typing_in_a_configuration_file_updates_its_diagnostics(session: Session) -> None:
@@ -333,3 +390,58 @@ async def test_an_accept_that_cannot_write_keeps_the_accept_lens(session: Sessio
     snapshot.rmdir()  # the way is clear again: the same lens writes it
     assert await session.client.workspace_execute_command_async(accept) == {"written": snapshot.as_uri()}
     assert RUG_PULL.strip() in json.loads(snapshot.read_text())["tools"][0]["description"]
+async def test_completion_in_another_clients_entry_offers_its_own_keys(session: Session) -> None:
+    await _start(session)
+    text = '{\n  "theme": "Dracula",\n  "mcpServers": {\n    "docs": {"command": "srv", "": 1}\n  }\n}\n'
+    uri = session.open(".gemini/settings.json", text, write=True)
+    await session.diagnostics(uri)
+    line, character = find(text, '"": 1', 1)
+    labels = {item.label for item in await session.completion(uri, line, character)}
+    assert {"httpUrl", "trust", "includeTools", "excludeTools"} <= labels and "envFile" not in labels
+
+
+async def test_typing_in_a_codex_configuration_updates_its_diagnostics(session: Session) -> None:
+    await _start(session)
+    text = '[mcp_servers.docs]\ncommand = "srv"\nargs = ["a"]\n'
+    uri = session.open(".codex/config.toml", text, write=True)
+    assert await session.diagnostics(uri) == []
+    line, character = find(text, "args")
+    session.change(uri, ((line, character, line, character + 4), "argz"))
+
+    def typed(diagnostics: Sequence[types.Diagnostic]) -> bool:
+        return any(d.code == "TS930" for d in diagnostics)
+
+    (unknown,) = await session.diagnostics(uri, predicate=typed)
+    assert unknown.message.startswith("Unknown property 'argz' at 'mcp_servers.docs'. Did you mean 'args'?")
+    assert (unknown.range.start.line, unknown.range.start.character, unknown.range.end.character) == (2, 0, 4)
+
+
+async def test_the_keys_vs_code_defines_are_not_unknown(session: Session) -> None:
+    """The issue's example: `sandboxEnabled`, `version`, `gallery` on a stdio entry, `oauth` and `gallery` on an http
+    one (microsoft/vscode mcpPlatformTypes.ts) got five false TS930."""
+    await _start(session)
+    local = {"type": "stdio", "command": "node", "sandboxEnabled": True, "version": "1.0.0", "gallery": True}
+    remote = {"type": "http", "url": "https://e.com/mcp", "oauth": {"clientId": "app"}, "gallery": "https://g.example"}
+    text = json.dumps({"servers": {"local": local, "remote": remote}, "sandbox": {"network": {}}}, indent=2)
+    uri = session.open(".vscode/mcp.json", text, write=True)
+    assert await session.diagnostics(uri) == []
+
+
+async def test_the_lens_of_a_name_used_twice_runs_its_own_entry(session: Session) -> None:
+    await _start(session)
+    command = [sys.executable, str(SERVERS / "misbehave.py"), "garbage"]
+    projects = {
+        "/a": {"mcpServers": {"echo": {"command": "no-such-program-for-toolsense"}}},
+        "/b": {"mcpServers": {"echo": {"command": command[0], "args": command[1:]}}},
+    }
+    text = json.dumps({"numStartups": 1, "projects": projects}, indent=2)
+    uri = session.open(".claude.json", text, write=True)
+    await session.diagnostics(uri)
+    lenses = await session.client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses is not None and len(lenses) == 2
+    second = lenses[1].command
+    assert second is not None and list(second.arguments or ())[2] == ["projects", "/b", "mcpServers", "echo"]
+    result = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(second.command, list(second.arguments or ()))
+    )
+    assert result["summary"] == "1 tool, 0 errors, 1 warning"  # /b's server ran, not /a's missing program

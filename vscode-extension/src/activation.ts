@@ -18,7 +18,12 @@ export const FILE_BUDGET = 1000;
 export const TIME_BUDGET_MS = 1500;
 /** The file kinds the client hands to the server. */
 export const LANGUAGES = ['json', 'jsonc', 'jsonl'] as const;
-export const FILE_GLOB = '**/*.{json,jsonc,jsonl}';
+/** MCP configurations written in TOML (Codex's `.codex/config.toml`), handed to the server by their path: VS Code
+ * has no TOML language of its own, so their language id says nothing. */
+export const TOML_PATTERNS: readonly string[] = claimKeys.mcpToml.folders.flatMap((folder) =>
+  claimKeys.mcpToml.files.map((file) => `**/${folder}/${file}`),
+);
+export const FILE_GLOB = `{**/*.json,**/*.jsonc,**/*.jsonl,${TOML_PATTERNS.join(',')}}`;
 
 function alternatives(words: readonly string[]): string {
   return words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
@@ -28,9 +33,25 @@ const UNIT_KEY = new RegExp(`"(?:${alternatives(claimKeys.keys)})"\\s*:`);
 const UNIT_TYPE = new RegExp(`"type"\\s*:\\s*"(?:${alternatives(claimKeys.types)})"`);
 const MCP_SERVERS = new RegExp(`"(?:${alternatives(claimKeys.mcpConfig.keys)})"\\s*:\\s*\\{`);
 const MCP_FILES: ReadonlySet<string> = new Set(claimKeys.mcpConfig.files);
+const MCP_TOML_TABLE = new RegExp(`^[ \\t]*(?:\\[[ \\t]*)?(?:${alternatives(claimKeys.mcpToml.tables)})[ \\t]*[.=\\]]`, 'm');
+
+/** True when `file` is where a client keeps an MCP configuration written in TOML (`.codex/config.toml`). */
+export function isTomlConfig(file: string): boolean {
+  const parts = file.replace(/\\/g, '/').split('/');
+  return (
+    claimKeys.mcpToml.files.includes(parts[parts.length - 1]) &&
+    claimKeys.mcpToml.folders.some((folder) => {
+      const want = folder.split('/');
+      return parts.slice(-1 - want.length, -1).join('/') === want.join('/');
+    })
+  );
+}
 
 /** True when `head` (a file's first bytes, as text) holds a key that can make the file at `file` ours. */
 export function headHasWork(file: string, head: string): boolean {
+  if (isTomlConfig(file)) {
+    return MCP_TOML_TABLE.test(head);
+  }
   if (UNIT_KEY.test(head) || UNIT_TYPE.test(head)) {
     return true;
   }

@@ -35,7 +35,7 @@ import {
   writeMarker,
   type BundledWheel,
 } from './bundled';
-import { FILE_GLOB, LANGUAGES, headHasWork, HEAD_BYTES, FILE_BUDGET, scanFiles } from './activation';
+import { FILE_GLOB, LANGUAGES, headHasWork, HEAD_BYTES, FILE_BUDGET, isTomlConfig, scanFiles } from './activation';
 import { compareVersions, resolveServer, type Resolution } from './interpreter';
 import { literalsOfferedByJson, withoutDoubles } from './completionDedupe';
 import { CHECK_COMMAND, LensProgress } from './lensProgress';
@@ -143,7 +143,8 @@ class Controller implements vscode.Disposable {
       void this.restart(why);
     };
     const look = (document: vscode.TextDocument) => {
-      if ((LANGUAGES as readonly string[]).includes(document.languageId) && document.uri.scheme !== 'output') {
+      const ours = (LANGUAGES as readonly string[]).includes(document.languageId) || isTomlConfig(document.uri.path);
+      if (ours && document.uri.scheme !== 'output') {
         const head = document.getText().slice(0, HEAD_BYTES);
         if (headHasWork(document.uri.path, head)) begin(`${vscode.workspace.asRelativePath(document.uri)} has work`);
       }

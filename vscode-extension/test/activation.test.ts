@@ -23,6 +23,13 @@ describe('work from first bytes', () => {
     assert.equal(headHasWork('/w/.mcp.json', '{"mcpServers": {}}'), true);
     assert.equal(headHasWork('/w/hosts.json', '{"servers": {"x": {}}}'), false);
   });
+
+  it("takes Codex's config.toml by its folder and an mcp_servers table only", () => {
+    assert.equal(headHasWork('/home/me/.codex/config.toml', 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "x"\n'), true);
+    assert.equal(headHasWork('/w/.codex/config.toml', 'mcp_servers.docs.command = "x"\n'), true);
+    assert.equal(headHasWork('/w/.codex/config.toml', 'model = "o3"\n[profiles.fast]\n'), false);
+    assert.equal(headHasWork('/w/config.toml', '[mcp_servers.docs]\ncommand = "x"\n'), false);
+  });
 });
 
 describe('scan budget', () => {

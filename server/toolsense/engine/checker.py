@@ -27,16 +27,9 @@ from .findings import MAX_RELATED, Finding, Related, Severity, Subject, Target
 from .placement import place_bytes, syntax_errors
 from .records import exchanges
 from .suppression import Suppressions, suppressed, uri_path
+from .toml_config import TomlConfig, read_toml_config, toml_client, toml_findings
 from .unit_keys import digest, old_span, reads_alike
-from .units import (
-    Split,
-    Unit,
-    UnitSpan,
-    forced_dialect,
-    read_unit,
-    split,
-    with_dialects,
-)
+from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +39,7 @@ RelatedResolver = Callable[[str, Pointer, str], Range | None]
 
 
 class SharedFindings(Protocol):
-    """Another process checking some units of a check meanwhile (`lsp.share`): rules read nothing but the unit and
-    the context, so its findings are the ones this check would make."""
+    """Another process checking some units meanwhile (`lsp.share`): rules read only unit and context."""
 
     def offer(self, units: list[Unit], ctx: CheckContext) -> None:
         """The units are read, with their dialects, and none is checked yet (`ctx` has the file's facts)."""
@@ -214,6 +206,8 @@ def check_document(
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
     document.checked_edit_count = document.edit_count
     path = uri_path(ctx.uri or document.uri)
+    if path and (toml := toml_client(path)) is not None:
+        return _toml_report(document, ctx, read_toml_config(bytes(document.data), toml))
     file_split = split(document, kind_hint, forced_dialect(path, ctx.settings) if path else None)
     if facts is None:
         facts = file_facts(file_split.root if file_split.shape != "lines" else None)
@@ -221,14 +215,13 @@ def check_document(
     diagnostics: list[Diagnostic] = []
     if file_split.kind is None and kind_hint is None:
         # Not ours: nothing at all, except why a file a folder glob points at was not checked (and its syntax).
-        if file_split.hinted:
-            diagnostics.extend(_not_ours(document, file_split, ctx))
+        diagnostics.extend(_not_ours(document, file_split, ctx) if file_split.hinted else ())
         return FileReport(None, diagnostics, [], [], file_split, 0)
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
     if syntax_severity is not None:
         diagnostics.extend(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
-            for start, end, message in syntax_errors(document, uri_path(ctx.uri or document.uri))
+            for start, end, message in syntax_errors(document, path)
         )
     problem = _shape_problem(file_split, kind_hint or file_split.kind)
     base = file_split.base if problem is None else None
@@ -237,12 +230,9 @@ def check_document(
             break
         start, end = place_bytes(base, where, "value", None)
         container = with_severity(Diagnostic(document.range_of(start, end), Severity.ERROR, "TS008", message), ctx)
-        if container is not None:
-            diagnostics.append(container)
-    if problem is not None:
-        shape_diagnostic = with_severity(_place_file_problem(document, file_split, problem, ctx), ctx)
-        if shape_diagnostic is not None:
-            diagnostics.append(shape_diagnostic)
+        diagnostics.extend([container] if container is not None else [])
+    shaped = with_severity(_place_file_problem(document, file_split, problem, ctx), ctx) if problem else None
+    diagnostics.extend([shaped] if shaped is not None else [])
 
     entries = _read_units(document, file_split, cache, edits)
     units = with_dialects([entry.unit for entry in entries])
@@ -299,6 +289,16 @@ def check_document(
     data = document.data
     digests = [e.content_key or digest(data, n.start_byte, n.end_byte) for e, n in zip(entries, nodes, strict=True)]
     return FileReport(kind, diagnostics, units, nodes, file_split, checked, facts, digests, suppressions)
+
+
+def _toml_report(document: Document, ctx: CheckContext, config: TomlConfig) -> FileReport:
+    """A TOML configuration (Codex's `config.toml`): its own reader and position map, the same rules."""
+    found = [
+        Diagnostic(document.range_of(start, end), severity, finding.code, finding.message, finding)
+        for finding, start, end in toml_findings(config, lambda unit: run_unit_checks(unit, ctx))
+        if (severity := resolve_severity(finding, ctx)) is not None
+    ]
+    return FileReport(config.split.kind, found, config.units, [], config.split, len(config.units))
 
 
 def _read_units(

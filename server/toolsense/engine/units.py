@@ -29,11 +29,12 @@ from ..document.jsontree import (
 )
 from ..document.outline import LightNode
 from ..models.dialects import Dialect, as_dialect
+from ..models.mcp_clients import FILE_NAMES, SERVER_KEYS
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from . import records, regexes
 from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation
-from .config_dialects import SERVER_JSON
+from .config_dialects import config_reader
 from .config_dialects import mcp_config_dialect as mcp_config_dialect  # where every caller finds it
 from .detect import detect
 from .lenient import lenient_json
@@ -236,8 +237,8 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
         if claimer.forced is not None:
             return Split(claimer.forced, "none", [], root, root.type, root)
         return _from_claim(NOT_OURS, "none", root, root, weak)
-    if kind_hint in (None, "mcp_config") and _is_mcp_config(document.uri, root):
-        return Split("mcp_config", "object", [UnitSpan("mcp_config", (), root)], root, None, root)
+    if kind_hint in (None, "mcp_config") and (reader := config_reader(document.uri, root)) is not None:
+        return Split("mcp_config", "object", [UnitSpan("mcp_config", (), root, reader)], root, None, root)
     claim = records.claim_object(claimer, root)
     return _from_claim(claim, claim.shape if claim.kind is not None else "object", root, root, weak)
 
@@ -252,21 +253,10 @@ def _from_claim(claim: Claim, shape: Shape, root: Node, base: Node, weak: UnitKi
     )
 
 
-MCP_CONFIG_FILES = frozenset({"mcp.json", ".mcp.json", "claude_desktop_config.json"})
-"""MCP client configuration files (VS Code `.vscode/mcp.json`, Cursor `mcp.json`, Claude Code `.mcp.json`, Claude
-Desktop): ours when the name matches and the content has a `servers` / `mcpServers` object."""
-
-
-def _is_mcp_config(uri: str, root: Node) -> bool:
-    if uri.rstrip("/").rsplit("/", 1)[-1] == SERVER_JSON:
-        name, version = _member_value(root, "name"), _member_value(root, "version")
-        return name is not None and name.type == "string" and version is not None
-    if uri.rstrip("/").rsplit("/", 1)[-1] not in MCP_CONFIG_FILES:
-        return False
-    return any((value := _member_value(root, key)) is not None and value.type == "object" for key in MCP_SERVER_KEYS)
-
-
-MCP_SERVER_KEYS = ("servers", "mcpServers")
+MCP_CONFIG_FILES = FILE_NAMES
+"""MCP client configuration files (`models.mcp_clients`): ours when the path is a client's and the content has
+its servers."""
+MCP_SERVER_KEYS = tuple(sorted(SERVER_KEYS))
 
 
 def _not_checked(kind: UnitKind) -> str:

@@ -22,6 +22,7 @@ from .checker import Diagnostic, FileReport, UnitCache, check_document, with_sev
 from .context import CheckContext, ToolInfo, ToolRegistry
 from .findings import Severity
 from .suppression import Suppressions
+from .toml_config import TOML_NAMES, toml_client
 from .units import Unit, forced_dialect, kind_from_path, read_unit, split, with_dialects
 
 if TYPE_CHECKING:
@@ -255,7 +256,7 @@ def _walk(root: Path, folder: str, base: str | None, exclude: tuple[str, ...] | 
     prefix = None if base is None else (base if base.endswith("/") else base + "/")
     for entry in sorted(files, key=lambda e: e.name):
         name = entry.name
-        if not name.endswith(JSON_SUFFIXES):
+        if not name.endswith(JSON_SUFFIXES) and (name not in TOML_NAMES or toml_client(f"{folder}/{name}") is None):
             continue
         full = Path(folder) / name
         try:

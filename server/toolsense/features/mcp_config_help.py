@@ -9,9 +9,8 @@ from typing import Any
 
 from ..document.jsontree import Pointer
 from ..domain.validation import model_schema
-from ..engine.units import mcp_config_dialect
 from ..jsonvalue import JsonObject
-from ..mcp_live.config import CONFIG_MODELS
+from ..mcp_live.config import CONFIG_MODELS, dialect_of
 from . import completion, hover
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site
@@ -21,7 +20,7 @@ def config_site(query: CursorQuery, pointer: Pointer | None = None) -> Site | No
     unit = query.unit
     if unit is None or unit.kind != "mcp_config":
         return None
-    dialect = unit.dialect if unit.dialect in CONFIG_MODELS else mcp_config_dialect(unit.value)
+    dialect = dialect_of(unit.dialect, unit.value)
     if dialect not in CONFIG_MODELS:
         return None  # the registry's server.json
     model = CONFIG_MODELS[dialect]

@@ -28,11 +28,10 @@ from ..domain.live import drift_key, entry_digest, pending_key, summary_key, too
 from ..engine.checker import check_document
 from ..engine.context import CheckContext
 from ..engine.findings import Severity
-from ..engine.units import mcp_config_dialect
 from ..engine.workspace import uri_to_path
 from ..mcp_live.client import SdkMissing, redact, secrets_of
 from ..mcp_live.codes import SERVER_FAILED, SUMMARY, TOOL_CHANGED
-from ..mcp_live.config import Unresolved, entry_target, entry_transport, read_env_file, server_entries
+from ..mcp_live.config import Unresolved, dialect_of, entry_target, entry_transport, read_env_file, server_entries
 from ..mcp_live.run import SnapshotError, SnapshotFolder, check_server
 from ..mcp_live.snapshot import read_snapshot_tools, snapshot_text
 from ..rules import CATALOG
@@ -95,8 +94,11 @@ def register(server: ToolsenseServer) -> None:
         report = od.report
         if report is None or report.kind != "mcp_config" or not report.units:
             return None
-        value = report.units[0].value
-        entry = next((e for e in server_entries(value, mcp_config_dialect(value)) if e.name == name), None)
+        unit = report.units[0]
+        dialect = dialect_of(unit.dialect, unit.value)
+        pointer = list(arguments[2]) if len(arguments) > 2 and isinstance(arguments[2], list) else None
+        entries = server_entries(unit.value, dialect)
+        entry = next((e for e in entries if e.name == name and pointer in (None, list(e.pointer))), None)
         if entry is None:
             server.show(f"No server '{name}' in this file")
             return None
@@ -106,7 +108,7 @@ def register(server: ToolsenseServer) -> None:
         running.add(key)
         try:
             folder = workspace_folder(server, config)
-            return await _run(server, uri, name, entry.value, folder, remember, pending)
+            return await _run(server, uri, name, entry.value, folder, remember, pending, dialect)
         finally:
             running.discard(key)
 
@@ -138,7 +140,7 @@ def register(server: ToolsenseServer) -> None:
         snapshot_uri = path.resolve().as_uri()
         server.registry.set_live(drift_key(snapshot_uri), None)
         od = server.documents.get(key[0])
-        entry = _entry(od.report.units[0].value, key[1]) if od is not None and od.report and od.report.units else None
+        entry = _entry(od.report.units[0], key[1]) if od is not None and od.report and od.report.units else None
         relative = "/".join((*SNAPSHOT_FOLDER, path.name))
         remember(
             key[0], key[1], entry or {}, SUMMARY.code, f"'{key[1]}': tools accepted ({relative})", Severity.INFORMATION
@@ -179,8 +181,9 @@ def _refresh_code_lenses(server: ToolsenseServer) -> None:
         log.debug("workspace/codeLens/refresh failed", exc_info=True)
 
 
-def _entry(value: Any, name: str) -> dict[str, Any] | None:
-    return next((e.value for e in server_entries(value, mcp_config_dialect(value)) if e.name == name), None)
+def _entry(unit: Any, name: str) -> dict[str, Any] | None:
+    entries = server_entries(unit.value, dialect_of(unit.dialect, unit.value))
+    return next((e.value for e in entries if e.name == name), None)
 
 
 async def _run(
@@ -191,14 +194,17 @@ async def _run(
     folder: Path,
     remember: Any,
     pending: Pending,
+    dialect: str = "vscode",
 ) -> dict[str, Any]:
     try:
         env_file = entry.get("envFile")
         # VS Code reads `envFile` for stdio servers only; for an HTTP entry it is not read at all.
         from_file = (
-            read_env_file(env_file, folder) if isinstance(env_file, str) and entry_transport(entry) == "stdio" else {}
+            read_env_file(env_file, folder)
+            if isinstance(env_file, str) and entry_transport(entry, dialect) == "stdio"
+            else {}
         )
-        target = entry_target(entry, folder, dict(os.environ), from_file)
+        target = entry_target(entry, folder, dict(os.environ), from_file, dialect)
     except (Unresolved, ValueError) as error:
         message = f"Cannot run '{name}': {error}"
         remember(uri, name, entry, SERVER_FAILED.code, message, Severity.ERROR)

@@ -6,6 +6,7 @@ A lens only offers the command (`mcp_check_command`); nothing runs until it is c
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -15,8 +16,10 @@ from ..document.document import Document
 from ..document.jsontree import LocateCache
 from ..domain.live import pending_key
 from ..engine.placement import place_bytes
-from ..engine.units import mcp_config_dialect, root_value
-from ..mcp_live.config import server_entries
+from ..engine.toml_config import read_toml_config
+from ..engine.units import root_value
+from ..mcp_live.config import dialect_of, server_entries
+from ..models.mcp_clients import BY_DIALECT
 from .convert import to_lsp_range
 from .server import ToolsenseServer
 
@@ -43,7 +46,7 @@ def register(server: ToolsenseServer) -> None:
         return server_lenses(
             od.document,
             unit.value,
-            unit.dialect or mcp_config_dialect(unit.value),
+            dialect_of(unit.dialect, unit.value),
             uri,
             lambda name: server.registry.live.get(pending_key(uri, name)) is not None,
         )
@@ -55,15 +58,31 @@ def server_lenses(
     """One lens on the key of each server entry, placed in one pass: the entries are members of one object,
     indexed once (a search from the root per entry took a minute for 5,000 servers). An entry whose listed
     tools wait for acceptance (`pending`) gets the "Accept these tools" lens beside it."""
-    root = root_value(document.outline)
-    if root is None:
+    where = _key_places(document, dialect)
+    if where is None:
         return None
     lenses = []
-    cache = LocateCache()
-    for entry in server_entries(value, dialect):
-        range_ = to_lsp_range(document.range_of(*place_bytes(root, entry.pointer, "key", None, cache)))
-        lenses.append(types.CodeLens(range_, types.Command(LENS_TITLE, CHECK_COMMAND, arguments=[uri, entry.name])))
+    entries = server_entries(value, dialect)
+    names = Counter(entry.name for entry in entries)
+    for entry in entries:
+        range_ = to_lsp_range(document.range_of(*where(entry.pointer)))
+        # A name used twice (two projects of ~/.claude.json): the entry's pointer says which one.
+        arguments: list[Any] = [uri, entry.name] + ([list(entry.pointer)] if names[entry.name] > 1 else [])
+        lenses.append(types.CodeLens(range_, types.Command(LENS_TITLE, CHECK_COMMAND, arguments=arguments)))
         if pending(entry.name):
             accept = types.Command(ACCEPT_TITLE, ACCEPT_COMMAND, arguments=[uri, entry.name])
             lenses.append(types.CodeLens(range_, accept))
     return lenses
+
+
+def _key_places(document: Document, dialect: str) -> Callable[[tuple[str, ...]], tuple[int, int]] | None:
+    """Where a pointer's key is: from the JSON tree, or from Codex's TOML position map."""
+    spec = BY_DIALECT.get(dialect)
+    if spec is not None and spec.toml:
+        places = read_toml_config(bytes(document.data), spec).places
+        return lambda pointer: places.place(pointer, "key", None)
+    root = root_value(document.outline)
+    if root is None:
+        return None
+    cache = LocateCache()
+    return lambda pointer: place_bytes(root, pointer, "key", None, cache)

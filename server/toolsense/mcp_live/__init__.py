@@ -7,5 +7,5 @@
   so the ordinary checks place their diagnostics in it.
 - `drift` compares a committed snapshot with what the server lists now.
 - `run` ties them together for the CLI and the editor command.
-- `config` reads MCP client configuration files (`.vscode/mcp.json`, `.mcp.json`, `claude_desktop_config.json`).
+- `config` reads the server entries of every MCP client's configuration file (`models.mcp_clients`).
 """

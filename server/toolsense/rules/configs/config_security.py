@@ -1,5 +1,7 @@
 """Security of MCP client configuration files (TS940–TS944): what a committed `.vscode/mcp.json`, `.mcp.json`,
-`mcp.json` or `claude_desktop_config.json` gives away or lets run.
+`.cursor/mcp.json`, `opencode.json`, Zed or Gemini CLI settings, … (every client of `models.mcp_clients`) gives
+away or lets run. Each entry is read as its client means it (`mcp_live.config.EntryView`: opencode's command
+array, Windsurf's `serverUrl`, Codex's `http_headers`), so every rule applies to every client.
 
 - TS940 a secret written inline (a token in `env`, `Bearer …` in `headers`, `--api-key …` in `args`, a key in the
   URL) where an `inputs` entry (VS Code) or an environment reference would keep it out of the file;
@@ -20,9 +22,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
-from ...engine.units import Unit, mcp_config_dialect
-from ...jsonvalue import JsonObject
-from ...mcp_live.config import CONFIG_MODELS, server_entries
+from ...engine.units import Unit
+from ...mcp_live.config import EntryView, Pointer, dialect_of, entry_view, server_entries
 from ...visible_text import visible
 from ..catalog import CATALOG
 
@@ -81,7 +82,7 @@ _SECRET_NAME = re.compile(
 _REFERENCE = re.compile(r"\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|%[A-Z_]+%|\{\{[^}]*\}\}|\{[A-Za-z_]+\}")
 _PLACEHOLDER = re.compile(
     r"^(<[^>]*>|\[[^\]]*\]|your[\s_-].*|.*\byour\b.*|x{3,}|\*{3,}|\.{3}|…|changeme|change-me|todo|placeholder|"
-    r"replace[_-]?me|none|null|true|false|\d{1,6}|)$",
+    r"replace[_-]?me|none|null|true|false|optional|required|\d{1,6}|)$",
     re.IGNORECASE,
 )
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh"})
@@ -129,6 +130,7 @@ def _redacted(value: str) -> str:
 
 _HINT = {
     "vscode": 'declare it in `inputs` (password: true) and write "${input:…}" here',
+    "codex": "name the variable instead: `env_vars` (stdio), `bearer_token_env_var` or `env_http_headers` (http)",
     "other": "pass it from the environment (`${env:NAME}` or the client's own env file) instead",
 }
 
@@ -138,84 +140,80 @@ def config_security_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     value = unit.value
     if not isinstance(value, dict):
         return
-    dialect = unit.dialect if unit.dialect in CONFIG_MODELS else mcp_config_dialect(value)
-    hint = _HINT["vscode" if dialect == "vscode" else "other"]
+    dialect = dialect_of(unit.dialect, value)
+    hint = _HINT["vscode" if dialect in ("vscode", "devcontainer") else dialect if dialect in _HINT else "other"]
     for entry in server_entries(value, dialect):
-        yield from _secrets(entry.pointer, entry.value, hint)
-        yield from _launch(entry.name, entry.pointer, entry.value, PROFILE in _profiles(ctx))
-        url = entry.value.get("url")
-        if isinstance(url, str) and url.lower().startswith("http://"):
+        view = entry_view(entry.value, dialect)
+        yield from _secrets(entry.pointer, view, hint)
+        yield from _launch(entry.name, entry.pointer, view, PROFILE in _profiles(ctx))
+        url = view.url
+        if url is not None and url.lower().startswith("http://"):
             host = _url_part(url, "hostname")
             if not _LOOPBACK.match(host):
                 yield Finding(
                     PLAIN_HTTP.code,
                     f"Server '{entry.name}' is reached over plain http at {visible(host, 60)}: requests, answers and "
                     "any token travel readable and changeable; use https://",
-                    (*entry.pointer, "url"),
+                    (*entry.pointer, *view.url_pointer),
                 )
 
 
-def _secrets(pointer: tuple[str, str], entry: JsonObject, hint: str) -> Iterator[Finding]:
-    for section in ("env", "headers"):
-        values = entry.get(section)
-        if not isinstance(values, dict):
-            continue
+def _secrets(pointer: tuple[str, ...], view: EntryView, hint: str) -> Iterator[Finding]:
+    for values, at in ((view.env, view.env_pointer), (view.headers, view.headers_pointer)):
+        section = ".".join(str(part) for part in at)
         for name, text in values.items():
             if isinstance(text, str) and _literal_secret(text, bool(_SECRET_NAME.search(name))):
                 yield Finding(
                     INLINE_SECRET.code,
                     f"A secret is written inline in `{section}.{visible(name, 40)[1:-1]}` ({_redacted(text)}): "
                     f"anyone who reads the file has it; {hint}",
-                    (*pointer, section, name),
+                    (*pointer, *at, name),
                 )
-    args = entry.get("args")
-    if isinstance(args, list):
-        for index, arg in enumerate(args):
-            if not isinstance(arg, str):
-                continue
-            flag, _, attached = arg.partition("=")
-            before = args[index - 1] if index > 0 else ""
-            previous = before if isinstance(before, str) else ""
-            named = bool(_SECRET_NAME.search(flag) and attached) or bool(
-                previous.startswith("-") and _SECRET_NAME.search(previous)
+    words = view.words
+    for index, (arg, at) in enumerate(words):
+        if index == 0 or (len(at) == 1 and at[0] == "command"):
+            continue  # the program (or a word of a command line written in one string)
+        flag, _, attached = arg.partition("=")
+        previous = words[index - 1][0]
+        named = bool(_SECRET_NAME.search(flag) and attached) or bool(
+            previous.startswith("-") and _SECRET_NAME.search(previous)
+        )
+        secret = attached if attached and _SECRET_NAME.search(flag) else arg
+        if _literal_secret(secret, named):
+            where = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if n else str(p)) for n, p in enumerate(at))
+            yield Finding(
+                INLINE_SECRET.code,
+                f"A secret is written inline in `{where}` ({_redacted(secret)}): anyone who reads the file "
+                f"has it; {hint}",
+                (*pointer, *at),
             )
-            secret = attached if attached and _SECRET_NAME.search(flag) else arg
-            if _literal_secret(secret, named):
-                yield Finding(
-                    INLINE_SECRET.code,
-                    f"A secret is written inline in `args[{index}]` ({_redacted(secret)}): anyone who reads the file "
-                    f"has it; {hint}",
-                    (*pointer, "args", index),
-                )
-    url = entry.get("url")
-    if isinstance(url, str):
+    url = view.url
+    if url is not None:
         for key, text in parse_qsl(_url_part(url, "query")):
             if _literal_secret(text, bool(_SECRET_NAME.search(key) or key.lower() in ("key", "sig"))):
                 yield Finding(
                     INLINE_SECRET.code,
                     f"A secret is written inline in the URL's `{visible(key, 30)[1:-1]}` parameter "
                     f"({_redacted(text)}): it also ends up in server and proxy logs; {hint}",
-                    (*pointer, "url"),
+                    (*pointer, *view.url_pointer),
                 )
 
 
-def _launch(name: str, pointer: tuple[str, str], entry: JsonObject, profile: bool) -> Iterator[Finding]:
-    command = entry.get("command")
-    listed = entry.get("args")
-    args = [a for a in listed if isinstance(a, str)] if isinstance(listed, list) else []
-    if not isinstance(command, str):
+def _launch(name: str, pointer: tuple[str, ...], view: EntryView, profile: bool) -> Iterator[Finding]:
+    if not view.words:
         return
-    words = command.split() + args if " " in command.strip() else [command, *args]
+    words = [word for word, _ in view.words]
+    places = [at for _, at in view.words]
     program = words[0].replace("\\", "/").rsplit("/", 1)[-1].lower()
-    script = " ".join(words[1:])
     if program in _SHELLS or _PIPELINE.search(" ".join(words)):
         match = _PIPELINE.search(" ".join(words))
         if match is not None:
+            script = next((at for at in places[1:] if at != places[0]), places[0])
             yield Finding(
                 SHELL_PIPELINE.code,
                 f"Server '{name}' starts through a shell that downloads and runs code ({visible(match.group(), 60)}): "
                 "whatever the URL serves runs with your rights at each start; install a pinned package instead",
-                (*pointer, "args") if script and "args" in entry else (*pointer, "command"),
+                (*pointer, *_section(script)),
             )
     for index, word in enumerate(words[1:], start=1):
         if _HOME_OR_ROOT.match(word) and _is_filesystem(words):
@@ -224,7 +222,7 @@ def _launch(name: str, pointer: tuple[str, str], entry: JsonObject, profile: boo
                 f"Server '{name}' is given {visible(word, 30)}: every file of the "
                 + ("disk" if word in ("/",) or re.match(r"^[A-Za-z]:", word) else "home folder")
                 + " is in the model's reach; give it the project folder only",
-                _word_pointer(pointer, entry, index),
+                (*pointer, *places[index]),
             )
         mount = re.match(r"^(?:-v|--volume=?)?\s*([^:]+):", word) if words[index - 1] in ("-v", "--volume") else None
         if mount is not None and _HOME_OR_ROOT.match(mount.group(1)):
@@ -232,7 +230,7 @@ def _launch(name: str, pointer: tuple[str, str], entry: JsonObject, profile: boo
                 FILESYSTEM_ROOT.code,
                 f"Server '{name}' mounts {visible(mount.group(1), 30)} into its container: every file under it is in "
                 "the model's reach; mount the project folder only",
-                _word_pointer(pointer, entry, index),
+                (*pointer, *places[index]),
             )
     if profile:
         unpinned = _unpinned(program, words[1:])
@@ -242,17 +240,13 @@ def _launch(name: str, pointer: tuple[str, str], entry: JsonObject, profile: boo
                 UNPINNED.code,
                 f"Server '{name}' runs {visible(package, 60)} {why}: each start runs whatever was published last; "
                 "pin an exact version",
-                _word_pointer(pointer, entry, index),
+                (*pointer, *places[index]),
             )
 
 
-def _word_pointer(pointer: tuple[str, str], entry: JsonObject, index: int) -> tuple[str | int, ...]:
-    """Where the index-th word of the command line is: an element of `args`, else the command itself."""
-    command = entry.get("command")
-    in_command = len(command.split()) if isinstance(command, str) else 1
-    if index >= in_command and isinstance(entry.get("args"), list):
-        return (*pointer, "args", index - in_command)
-    return (*pointer, "command")
+def _section(at: Pointer) -> Pointer:
+    """The array (`args`, opencode's `command`) a word of the command line is in: a script spans several."""
+    return at[:-1] if at and isinstance(at[-1], int) else at
 
 
 def _is_filesystem(words: list[str]) -> bool:

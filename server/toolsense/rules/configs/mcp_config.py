@@ -1,9 +1,10 @@
-"""MCP client configuration files (`.vscode/mcp.json`, `mcp.json`, `.mcp.json`, `claude_desktop_config.json`):
-the shape of each server entry, what it needs to start, `${input:…}` references; and the summary of the last
-"Check this server's tools" run on an entry (TS924, read from the registry's live results).
+"""MCP client configuration files (every client of `models.mcp_clients`: VS Code, Cursor, Claude Code and
+Desktop, Windsurf, Gemini CLI, Cline, Roo Code, Kiro, Amazon Q, opencode, Zed, dev containers, Codex): the shape
+of each server entry, what it needs to start, the deprecated HTTP+SSE transport, `${input:…}` references; and the
+summary of the last "Check this server's tools" run on an entry (TS924, read from the registry's live results).
 
-Lenient where the clients are: extra top-level keys are never reported, unknown keys in an entry only in VS
-Code's file (which VS Code validates) or when they look like a misspelt known key.
+Lenient where the clients are: keys outside the servers are never reported, unknown keys in an entry only for a
+client that rejects them (VS Code, opencode, Codex) or when they look like a misspelt known key.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from ...domain.live import entry_digest, summary_key
 from ...domain.validation import model_findings
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
-from ...engine.units import Unit, mcp_config_dialect
-from ...jsonvalue import JsonObject, JsonValue, short_repr
+from ...engine.units import Unit
+from ...jsonvalue import JsonValue, short_repr
 from ...mcp_live import codes as live_codes
 from ...mcp_live.codes import SUMMARY
-from ...mcp_live.config import CONFIG_MODELS, KNOWN_TYPES, entry_transport, server_entries
+from ...mcp_live.config import CONFIG_MODELS, client_file, dialect_of, entry_view, server_entries
+from ...models.mcp_clients import ClientFile
 from ..catalog import CATALOG
 
 FAMILY = "MCP configuration files"
@@ -29,7 +31,8 @@ UNKNOWN_KEY = CATALOG.rule(
     "TS930",
     "mcp-config-unknown-key",
     Severity.WARNING,
-    "A key the client does not know in a server entry (VS Code's file; elsewhere only a likely misspelling).",
+    "A key the client does not know in a server entry (clients that reject them: VS Code, opencode, Codex; "
+    "elsewhere only a likely misspelling).",
     FAMILY,
     "rename to the closest known key; remove it",
 )
@@ -51,7 +54,15 @@ INVALID = CATALOG.rule(
     "TS933",
     "mcp-config-invalid-value",
     Severity.WARNING,
-    'A value the clients do not accept (an unknown `type`: they know "stdio", "http", "sse").',
+    'A value the client does not accept (an unknown `type`: VS Code knows "stdio", "http", "sse").',
+    FAMILY,
+)
+# The deprecation and where it is stated: `models.mcp_clients.SSE_DEPRECATION`.
+DEPRECATED_TRANSPORT = CATALOG.rule(
+    "TS935",
+    "mcp-config-deprecated-transport",
+    Severity.WARNING,
+    "A server reached over the HTTP+SSE transport, deprecated since MCP 2025-03-26 (replaced by Streamable HTTP).",
     FAMILY,
 )
 UNDEFINED_INPUT = CATALOG.rule(
@@ -74,20 +85,21 @@ def mcp_config_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     value = unit.value
     if not isinstance(value, dict):
         return
-    dialect = unit.dialect if unit.dialect in CONFIG_MODELS else mcp_config_dialect(value)
+    dialect = dialect_of(unit.dialect, value)
     if dialect not in CONFIG_MODELS:
         return  # the registry's server.json: `server_json`
+    spec = client_file(dialect)
     model = CONFIG_MODELS[dialect]
     for finding in model_findings(model, value, model.__doc__ or "MCP configuration"):
         code = _CODES.get(finding.code, INVALID.code if finding.code in ("TS104", "TS106") else finding.code)
-        if code == UNKNOWN_KEY.code and dialect != "vscode" and "Did you mean" not in finding.message:
+        if code == UNKNOWN_KEY.code and not spec.strict and "Did you mean" not in finding.message:
             continue
         yield Finding(code, finding.message, finding.pointer, finding.target, fixes=finding.fixes)
-    inputs = value.get("inputs") if dialect == "vscode" else None
+    inputs = _at(value, spec.inputs) if spec.inputs is not None else None
     ids = {i.get("id") for i in inputs if isinstance(i, dict)} if isinstance(inputs, list) else set()
     for entry in server_entries(value, dialect):
-        yield from _entry_rules(entry.name, entry.pointer, entry.value)
-        if dialect == "vscode":
+        yield from _entry_rules(entry.name, entry.pointer, entry.value, spec)
+        if spec.inputs is not None:
             yield from _inputs(entry.value, entry.pointer, ids)
         summary = ctx.registry.live.get(summary_key(ctx.uri, entry.name))
         if isinstance(summary, dict) and summary.get("digest") == entry_digest(entry.value):
@@ -101,24 +113,50 @@ def mcp_config_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             )
 
 
-def _entry_rules(name: str, pointer: tuple[str, str], entry: JsonObject) -> Iterator[Finding]:
+def _at(value: Any, pointer: tuple[str, ...]) -> Any:
+    for key in pointer:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def _entry_rules(name: str, pointer: tuple[str, ...], entry: dict[str, Any], spec: ClientFile) -> Iterator[Finding]:
     kind = entry.get("type")
-    if isinstance(kind, str) and kind not in KNOWN_TYPES:
-        known = ", ".join(f'"{t}"' for t in KNOWN_TYPES)
-        message = f"Unknown transport type {short_repr(kind)}: clients know {known}"
+    if spec.types is not None and isinstance(kind, str) and kind not in spec.types:
+        known = ", ".join(f'"{t}"' for t in spec.types)
+        message = f"Unknown transport type {short_repr(kind)}: {spec.client} knows {known}"
         yield Finding(INVALID.code, message, (*pointer, "type"))
         return
-    transport = entry_transport(entry)
-    if transport is None and ("command" in entry or "url" in entry):
-        return  # present with the wrong type: reported as such
-    if transport is None:
+    view = entry_view(entry, spec.dialect)
+    if view.deprecated_sse is not None:
         yield Finding(
-            MISSING.code, f"Server '{name}' needs `command` (to start it over stdio) or `url` (http)", pointer, "key"
+            DEPRECATED_TRANSPORT.code, _sse_message(name, view.deprecated_sse, spec), (*pointer, *view.deprecated_sse)
         )
-    elif transport == "stdio" and not isinstance(entry.get("command"), str):
-        yield Finding(MISSING.code, f"Server '{name}' is of type stdio but has no `command`", pointer, "key")
-    elif transport in ("http", "sse") and not isinstance(entry.get("url"), str):
-        yield Finding(MISSING.code, f"Server '{name}' is of type {transport} but has no `url`", pointer, "key")
+    url_key = spec.url_keys[0]
+    has_url = any(key in entry for key in spec.url_keys)
+    if view.transport is None:
+        if view.has_command or has_url or isinstance(kind, str) or any(key in entry for key in spec.complete_with):
+            return  # present with the wrong type (reported as such), or a type of the client's own (a registry)
+        message = f"Server '{name}' needs `command` (to start it over stdio) or `{url_key}` (http)"
+        yield Finding(MISSING.code, message, pointer, "key")
+    elif view.transport == "stdio" and not view.has_command:
+        yield Finding(
+            MISSING.code, f"Server '{name}' is of type {kind or 'stdio'} but has no `command`", pointer, "key"
+        )
+    elif view.transport in ("http", "sse") and not has_url:
+        message = f"Server '{name}' is of type {kind or view.transport} but has no `{url_key}`"
+        yield Finding(MISSING.code, message, pointer, "key")
+
+
+def _sse_message(name: str, where: tuple[str | int, ...], spec: ClientFile) -> str:
+    if where[-1] in spec.url_keys:
+        instead = f"move the address to `{spec.url_keys[0]}` (Streamable HTTP)"
+    else:
+        http = next((t for t in spec.types or ("http",) if t not in ("stdio", "sse", "local", "registry")), "http")
+        instead = f'use Streamable HTTP ("{where[-1]}": "{http}") if the server offers it'
+    return (
+        f"Server '{name}' is reached over the HTTP+SSE transport, deprecated since MCP 2025-03-26 and being dropped "
+        f"by clients and servers; {instead}"
+    )
 
 
 def _inputs(value: JsonValue, pointer: tuple[str | int, ...], ids: set[Any]) -> Iterator[Finding]:
