@@ -49,6 +49,9 @@ BLIND = "test"  # the half judged once, at the end: its findings are counted, no
 PENDING = "?"
 
 sys.path.insert(0, str(ROOT / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tsv import read_tsv, write_tsv  # noqa: E402  (beside this script)
 
 
 @dataclass(frozen=True)
@@ -146,17 +149,7 @@ def load_verdicts() -> dict[tuple[str, str, str, str], dict[str, str]]:
 
 
 def load_missed() -> list[dict[str, str]]:
-    if not MISSED.exists():
-        return []
-    with MISSED.open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-def _write_tsv(path: Path, fields: list[str], rows: list[dict[str, str]]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fields, delimiter="\t", lineterminator="\n", extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
+    return read_tsv(MISSED)
 
 
 @dataclass
@@ -255,9 +248,9 @@ def record(comparison: Comparison, blind: frozenset[str] = frozenset()) -> None:
             verdicts[key]["count"] = str(count)
     for key in comparison.gone:  # no longer reported: the verdict stays in git's history, not in the file
         del verdicts[key]
-    _write_tsv(VERDICTS, VERDICT_FIELDS, [verdicts[k] for k in sorted(verdicts)])
+    write_tsv(VERDICTS, VERDICT_FIELDS, [verdicts[k] for k in sorted(verdicts)])
     if not MISSED.exists():
-        _write_tsv(MISSED, MISSED_FIELDS, [])
+        write_tsv(MISSED, MISSED_FIELDS, [])
     shown = sum(k[0] not in blind for k in comparison.unjudged)
     print(f"recorded {len(comparison.unjudged)} new places in {VERDICTS.name} ({shown} outside the test half)")
 

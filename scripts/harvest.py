@@ -24,10 +24,13 @@ end, by the lead). Rows of the first round keep `split` = `seen`.
 
 from __future__ import annotations
 
-import csv
 import random
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tsv import read_tsv, write_tsv
 
 ROOT = Path(__file__).resolve().parent.parent
 WILD = ROOT / "tests" / "corpus" / "wild"
@@ -46,24 +49,10 @@ HIT_FIELDS = ["stratum", "query", "repo", "path"]
 LOG_FIELDS = ["order", "stratum", "query", "repo", "path", "outcome", "commit", "id", "licence", "chars", "reason"]
 
 
-def _read_tsv(path: Path) -> list[dict[str, str]]:
-    if not path.exists():
-        return []
-    with path.open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-def _write_tsv(path: Path, fields: list[str], rows: list[dict[str, str]]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fields, delimiter="\t", lineterminator="\n", extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
-
-
 def taken_repositories() -> set[str]:
     """Repositories already in a corpus: the wild corpus's first round and the shared corpora."""
-    taken = {r["repo"].lower() for r in _read_tsv(MANIFEST) if r.get("split", "seen") == "seen"}
-    taken |= {r["repo"].lower() for r in _read_tsv(SHARED / "realworld" / "MANIFEST.tsv")}
+    taken = {r["repo"].lower() for r in read_tsv(MANIFEST) if r.get("split", "seen") == "seen"}
+    taken |= {r["repo"].lower() for r in read_tsv(SHARED / "realworld" / "MANIFEST.tsv")}
     text = (SHARED / "MANIFEST.md").read_text(encoding="utf-8") if (SHARED / "MANIFEST.md").exists() else ""
     taken |= {word.strip("`|,;()").lower() for word in text.split() if word.count("/") == 1}
     return taken
@@ -86,7 +75,7 @@ def queue() -> list[dict[str, str]]:
     taken = taken_repositories()
     seen: set[tuple[str, str]] = set()
     strata: dict[str, list[dict[str, str]]] = {}
-    for hit in _read_tsv(HITS):
+    for hit in read_tsv(HITS):
         key = (hit["repo"].lower(), hit["path"])
         if hit["repo"].lower() in taken or key in seen:
             continue
@@ -103,7 +92,7 @@ def queue() -> list[dict[str, str]]:
 
 
 def _log_row(repo: str, path: str, **values: str) -> None:
-    rows = _read_tsv(LOG)
+    rows = read_tsv(LOG)
     order = {(h["repo"], h["path"]): (i, h) for i, h in enumerate(queue())}
     index, hit = order.get((repo, path), (-1, {"stratum": "?", "query": "?"}))
     rows = [r for r in rows if (r["repo"], r["path"]) != (repo, path)]
@@ -111,7 +100,7 @@ def _log_row(repo: str, path: str, **values: str) -> None:
         {"order": str(index), "stratum": hit["stratum"], "query": hit["query"], "repo": repo, "path": path, **values}
     )
     rows.sort(key=lambda r: int(r["order"]))
-    _write_tsv(LOG, LOG_FIELDS, rows)
+    write_tsv(LOG, LOG_FIELDS, rows)
 
 
 def local_name(repo: str, path: str) -> str:
@@ -136,10 +125,10 @@ def split() -> dict[str, str]:
     """Whole repositories into two halves, each batch in a seeded order of its sorted names. A batch is the hits
     looked at up to an entry of BATCHES: a later batch is split on its own, so no repository already split (and
     perhaps judged) moves to the other half; a repository already split keeps its half."""
-    taken = [r for r in _read_tsv(LOG) if r["outcome"] == "taken"]
+    taken = [r for r in read_tsv(LOG) if r["outcome"] == "taken"]
     halves: dict[str, str] = {}
     start = 0
-    for end in (*BATCHES, len(_read_tsv(LOG))):
+    for end in (*BATCHES, len(read_tsv(LOG))):
         repos = sorted({r["repo"] for r in taken if start <= int(r["order"]) < end} - set(halves))
         random.Random(SEED).shuffle(repos)
         first = (len(repos) + 1) // 2
@@ -151,9 +140,9 @@ def split() -> dict[str, str]:
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "queue"
     if command == "hits":
-        _write_tsv(HITS, HIT_FIELDS, build_hits())
+        write_tsv(HITS, HIT_FIELDS, build_hits())
     elif command == "queue":
-        done = {(r["repo"], r["path"]) for r in _read_tsv(LOG)}
+        done = {(r["repo"], r["path"]) for r in read_tsv(LOG)}
         count = int(argv[1]) if len(argv) > 1 else 20
         pending = [h for h in queue() if (h["repo"], h["path"]) not in done]
         for hit in pending[:count]:
