@@ -36,9 +36,10 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel
 
+from .config_files import config_link_reason
 from .domain.validation import model_schema
 from .modelprobe import probe_modules
-from .settings import Settings, config_link_reason
+from .settings import Settings
 
 IMPORT_FAILED = "TS801"
 IMPORT_TIMEOUT = "TS802"

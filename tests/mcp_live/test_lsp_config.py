@@ -390,6 +390,8 @@ async def test_an_accept_that_cannot_write_keeps_the_accept_lens(session: Sessio
     snapshot.rmdir()  # the way is clear again: the same lens writes it
     assert await session.client.workspace_execute_command_async(accept) == {"written": snapshot.as_uri()}
     assert RUG_PULL.strip() in json.loads(snapshot.read_text())["tools"][0]["description"]
+
+
 async def test_completion_in_another_clients_entry_offers_its_own_keys(session: Session) -> None:
     await _start(session)
     text = '{\n  "theme": "Dracula",\n  "mcpServers": {\n    "docs": {"command": "srv", "": 1}\n  }\n}\n'

@@ -13,14 +13,8 @@ from pathlib import Path
 import pytest
 from clirun import run
 
-from toolsense.settings import (
-    LINKED_CONFIG,
-    ConfigFileError,
-    discover_config,
-    load_config_file,
-    read_config_section,
-    settings_from_mapping,
-)
+from toolsense.config_files import LINKED_CONFIG, ConfigFileError, discover_config, read_config_section
+from toolsense.settings import load_config_file, settings_from_mapping
 
 SECRET = "cio_TOPSECRET_4242"
 TOOL = {"name": "a", "description": "Gets a.", "input_schema": {"type": "strin"}}
@@ -132,7 +126,7 @@ def test_a_wrong_typed_setting_names_the_types_never_the_value(
 def test_a_link_swapped_in_after_the_check_is_not_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The file is opened without following a link, so one that appears between the check and the read (the
     check is skipped here to stand for that moment) is refused by the operating system."""
-    import toolsense.settings as settings_module
+    import toolsense.config_files as settings_module
 
     repo, credentials = _repository(tmp_path)
     link = repo / "toolsense.toml"

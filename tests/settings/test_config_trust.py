@@ -21,7 +21,8 @@ from clirun import run_cli
 from hostile import tool, write_json
 from rawrpc import ServerProcess
 
-from toolsense.settings import client_trust, discover_config, settings_from_mapping
+from toolsense.config_files import discover_config
+from toolsense.settings import client_trust, settings_from_mapping
 
 BOUND_S = 60.0
 _PLANTED = textwrap.dedent(

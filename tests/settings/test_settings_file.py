@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from toolsense.settings import ConfigFileError, find_config_file, load_config_file, settings_from_mapping
+from toolsense.config_files import ConfigFileError, find_config_file
+from toolsense.settings import load_config_file, settings_from_mapping
 
 
 def test_good_settings() -> None:

@@ -318,7 +318,8 @@ def load_settings_for(paths: list[Path], config: Path | None, err: TextIO) -> tu
     Paths are resolved first, so `check .` in a subfolder finds what `check "$PWD"` finds. The search stays
     inside the project (the repository root, or the folder toolsense runs in) and skips, saying so on stderr,
     configuration that another user could have written."""
-    from ..settings import ConfigFileError, Settings, cap_repository_limits, discover_config, load_config_file
+    from ..config_files import ConfigFileError, discover_config
+    from ..settings import Settings, cap_repository_limits, load_config_file
 
     cwd = Path.cwd().resolve()
     start = (paths[0] if paths else cwd).resolve()

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from ..config_files import config_link_reason
 from ..document.document import Document
 from ..engine.checker import Diagnostic, UnitCache, check_document
 from ..engine.findings import Finding, Fix, Severity
@@ -33,7 +34,6 @@ from ..fixes import (
     edits_for_fix,
     fix_document,
 )
-from ..settings import config_link_reason
 from ..textsafety import escape_controls
 from .convert import span_range, to_lsp_diagnostic
 

@@ -14,15 +14,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..settings import (
-    ConfigFileError,
-    SettingsProblem,
-    cap_repository_limits,
-    client_trust,
-    discover_config,
-    read_config_section,
-    settings_from_mapping,
-)
+from ..config_files import ConfigFileError, discover_config, read_config_section
+from ..settings import SettingsProblem, cap_repository_limits, client_trust, settings_from_mapping
 from .server import ToolsenseServer
 
 log = logging.getLogger(__name__)

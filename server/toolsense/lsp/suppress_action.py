@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from ..config_files import config_link_reason
 from ..document.jsontree import locate
 from ..document.outline import LightNode
 from ..engine.suppression import IGNORE_MARK
 from ..engine.units import root_value
-from ..settings import config_link_reason
 
 if sys.version_info >= (3, 11):
     import tomllib
