@@ -213,13 +213,15 @@ def check_document(
     document.checked_edit_count = document.edit_count
     path = uri_path(ctx.uri or document.uri)
     file_split = split(document, kind_hint, forced_dialect(path, ctx.settings) if path else None)
+    if not file_split.broken:
+        document.claimed_kind = file_split.kind  # the history a broken version of this document is judged by
     if facts is None:
         facts = file_facts(file_split.root if file_split.shape != "lines" else None)
     ctx = dataclasses.replace(ctx, facts=facts)
     diagnostics: list[Diagnostic] = []
     if file_split.kind is None and kind_hint is None:
         # Not ours: nothing at all, except why a file a folder glob points at was not checked (and its syntax).
-        if file_split.hinted:
+        if file_split.hinted or file_split.note is not None:
             diagnostics.extend(_not_ours(document, file_split, ctx))
         return FileReport(None, diagnostics, [], [], file_split, 0)
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
@@ -445,7 +447,7 @@ class _Placer:
 def _not_ours(document: Document, file_split: Split, ctx: CheckContext) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
-    if syntax_severity is not None:
+    if syntax_severity is not None and file_split.hinted:  # a broken file nothing claims: its note alone
         found.extend(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
             for start, end, message in syntax_errors(document, uri_path(ctx.uri or document.uri))

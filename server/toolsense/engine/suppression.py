@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlparse
 
 from ..document.jsontree import locate
 from ..document.outline import LightNode
 from ..models.definitions import NAME_KEY
 from .findings import Subject
 from .units import glob_match, root_value
+from .units import uri_path as uri_path  # where the checker finds it
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -36,13 +36,6 @@ ANY_TOOL = "*"
 """The `ignore` table's tool name that stands for every finding of the file."""
 _CODES_AFTER_MARK = re.compile(r"toolsense-ignore((?:[\s,]+TS\d{3}\b)+)")
 _CODE = re.compile(r"TS\d{3}")
-
-
-def uri_path(uri: str) -> str | None:
-    """The file system path of a `file:` uri (settings globs match paths), else None."""
-    if not uri.startswith("file:"):
-        return None
-    return unquote(urlparse(uri).path)
 
 
 def unit_name(unit: Unit) -> str:

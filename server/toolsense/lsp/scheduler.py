@@ -250,6 +250,9 @@ class Scheduler:
         od.report = report
         od.diagnostics = diagnostics
         od.touched = None
+        if od.document is not None and not report.split.broken:
+            # A check made elsewhere (the worker, a snapshot) brings the document's history back with it.
+            od.document.claimed_kind = report.kind
         self.docs.refresh_index(od, index)
         self.feed.feed(od)
 
@@ -342,7 +345,9 @@ class Scheduler:
         text = text_for(od.document, od.worker_text)
         od.worker_text = (text.token, text.length)
         have = frozenset(od.unit_values)
-        request = CheckRequest(od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have)
+        request = CheckRequest(
+            od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have, od.document.claimed_kind
+        )
         return self.worker.submit(check_in_worker, request)
 
     def _prime_worker(self, od: OpenDocument) -> None:
