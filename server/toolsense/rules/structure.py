@@ -31,8 +31,9 @@ CATALOG.rule(
     "not-checked",
     Severity.INFORMATION,
     "A default glob (`**/tools/*.json`, `**/*.tools.json`) points at the file, but its content has the shape of no "
-    "known dialect (or a wrapper's members do not): it is not checked (add it to `[tool.toolsense.files]` to force "
-    "it).",
+    "known dialect (or a wrapper's members do not); or the file does not parse as JSON and, although parts of it "
+    "look like ours, nothing says it is (no setting, `$schema`, file name or earlier clean version in the editor): "
+    "it is not checked (add it to `[tool.toolsense.files]` to force it).",
     FAMILY,
 )
 CATALOG.rule(
