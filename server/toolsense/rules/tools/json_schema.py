@@ -48,6 +48,7 @@ from .schema_codes import (
 )
 from .schema_meta import meta_findings, with_known_types
 from .schema_refs import enum_key, own_values, ref_findings
+from .schema_satisfiable import unsatisfiable
 
 _COMPOSITION = ("allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "dependencies", "patternProperties")
 
@@ -128,6 +129,7 @@ def check_schema_target(target: SchemaTarget, walk: SchemaWalk) -> Iterator[Find
         yield from meta_findings(checked, base, target.dialect)
     yield from _required(walk, base)
     yield from _enum_duplicates(walk, base)
+    yield from unsatisfiable(walk, base)
     yield from ref_findings(schema, walk, base)
     if walk.truncated is None and not target.is_output:
         yield from own_values(schema, walk, base, target.dialect)
