@@ -49,6 +49,7 @@ from .schema_codes import (
 from .schema_meta import meta_findings, with_known_types
 from .schema_refs import enum_key, own_values, ref_findings
 from .schema_satisfiable import unsatisfiable
+from .schema_templates import placeholders
 
 _COMPOSITION = ("allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "dependencies", "patternProperties")
 
@@ -102,7 +103,8 @@ def _schema_validity(unit: Unit, limits: LimitsSettings, version: str | None) ->
             walk = walk_schema(target.schema, limits.max_schema_depth, limits.max_subschemas)
         else:
             walk = input_walk(unit, limits.max_schema_depth, limits.max_subschemas)
-        found.extend(located(f, view.label, _LOCATED) for f in check_schema_target(target, walk))
+        checked = placeholders(target.schema, target.pointer, check_schema_target(target, walk))
+        found.extend(located(f, view.label, _LOCATED) for f in checked)
     return tuple(found)
 
 
