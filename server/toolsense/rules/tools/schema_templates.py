@@ -58,6 +58,18 @@ def placeholders(schema: Any, base: Pointer, findings: Iterable[Finding]) -> Ite
         yield finding
 
 
+_MISSING = object()
+
+
+def _child(node: Any, part: str | int) -> Any:
+    """The member or item `part` of a JSON value, else `_MISSING`."""
+    if isinstance(node, dict) and isinstance(part, str):
+        return node.get(part, _MISSING)
+    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        return node[part]
+    return _MISSING
+
+
 def _placeholder_at(schema: Any, pointer: Pointer) -> tuple[Pointer, str] | None:
     """The pointer (inside the schema) and name of a placeholder at or above `pointer`, if any."""
     node = schema
@@ -66,11 +78,8 @@ def _placeholder_at(schema: Any, pointer: Pointer) -> tuple[Pointer, str] | None
         name = sentinel(node)
         if name is not None:
             return tuple(walked), name
-        if (isinstance(node, dict) and isinstance(part, str) and part in node) or (
-            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
-        ):
-            node = node[part]
-        else:
+        node = _child(node, part)
+        if node is _MISSING:
             return None
         walked.append(part)
     name = sentinel(node)
