@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 SERVER_JSON = "server.json"
+MCP_CONFIG_FILES = frozenset({"mcp.json", ".mcp.json", "claude_desktop_config.json"})
+"""MCP client configuration files (VS Code `.vscode/mcp.json`, Cursor `mcp.json`, Claude Code `.mcp.json`, Claude
+Desktop): ours when the name matches and the content has a `servers` / `mcpServers` object."""
 
 
 def mcp_config_dialect(value: Any) -> str:

@@ -40,8 +40,12 @@ import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import unquote, urlparse
 
 from ..models.dialects import Dialect
+from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS
+from .config_dialects import MCP_CONFIG_FILES, SERVER_JSON
+from .regexes import glob_any
 
 SCHEMA_KEYS: dict[Dialect, tuple[str, ...]] = {
     Dialect.OPENAI_FLAT: ("parameters",),
@@ -126,10 +130,39 @@ def broken_file_owner(forced: bool, schema_named: bool, name_says: bool, claimed
     return None
 
 
-def broken_note(kind_word: str) -> str:
+_KIND_WORDS = {
+    "tool": "tool definitions",
+    "automation": "an automation",
+    "tool_call": "tool calls",
+    "mcp_config": "an MCP configuration",
+}
+_NAME_GLOBS = tuple(
+    g for g in (*DEFAULT_TOOL_GLOBS, *DEFAULT_AUTOMATION_GLOBS, *DEFAULT_TOOL_CALL_GLOBS) if g.startswith("**/*.")
+)
+"""The default globs by file name (`**/*.tools.json`), not by folder (`**/tools/*.json`)."""
+
+
+def uri_path(uri: str) -> str | None:
+    """The file system path of a `file:` URI (settings globs match paths); None for other schemes (a buffer)."""
+    if not uri.startswith("file:"):
+        return None
+    return unquote(urlparse(uri).path)
+
+
+def name_says(path: str | None) -> bool:
+    """Whether the file's name is one only our formats use (a default file-name glob, an MCP configuration's
+    name): an authority for a file that does not parse, where a folder glob is not."""
+    if path is None:
+        return False
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name in MCP_CONFIG_FILES or name == SERVER_JSON or glob_any("/" + name, _NAME_GLOBS)
+
+
+def broken_note(kind: str) -> str:
     """The one note a file that does not parse gets when its fragments look like ours but nothing says it is."""
     return (
-        f"Not checked: the file does not parse as JSON, and although parts of it look like {kind_word}, nothing "
+        f"Not checked: the file does not parse as JSON, and although parts of it look like {_KIND_WORDS[kind]}, "
+        "nothing "
         "says it is ours (no setting, no `$schema`, no earlier clean version in the editor); fix its syntax, or add "
         "its path to [tool.toolsense.files] to have its errors reported"
     )

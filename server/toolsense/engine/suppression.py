@@ -19,8 +19,8 @@ from ..document.jsontree import locate
 from ..document.outline import LightNode
 from ..models.definitions import NAME_KEY
 from .findings import Subject
+from .ownership import uri_path as uri_path  # where the checker finds it
 from .units import glob_match, root_value
-from .units import uri_path as uri_path  # where the checker finds it
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -33,11 +33,12 @@ from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAUL
 from . import records, regexes
 from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation
+from .config_dialects import MCP_CONFIG_FILES as MCP_CONFIG_FILES  # where claim_keys finds it
 from .config_dialects import SERVER_JSON
 from .config_dialects import mcp_config_dialect as mcp_config_dialect  # where every caller finds it
 from .detect import detect
 from .lenient import lenient_json
-from .ownership import broken_file_owner, broken_note
+from .ownership import broken_file_owner, broken_note, name_says, uri_path
 from .placement import syntax_errors
 from .recovery import Shape, recover
 
@@ -208,44 +209,12 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
         return found
     found = dataclasses.replace(found, broken=True)
     schema_named = found.root is not None and found.root.type == "object" and schema_kind(found.root) is not None
-    owner = broken_file_owner(kind_hint is not None, schema_named, _name_says(path), document.claimed_kind is not None)
+    owner = broken_file_owner(kind_hint is not None, schema_named, name_says(path), document.claimed_kind is not None)
     if owner is not None:
         return found
     looks: UnitKind | None = found.kind or weak_hint(document.uri)
-    note = broken_note(_KIND_WORDS[looks]) if looks is not None else None
+    note = broken_note(looks) if looks is not None else None
     return Split(None, found.shape, [], found.root, None, found.base, note=note, broken=True)
-
-
-_KIND_WORDS: dict[str, str] = {
-    "tool": "tool definitions",
-    "automation": "an automation",
-    "tool_call": "tool calls",
-    "mcp_config": "an MCP configuration",
-}
-
-
-def _name_says(path: str | None) -> bool:
-    """Whether the file's name is one only our formats use (the default file-name globs, an MCP configuration
-    file's name): an authority for a file that does not parse, where a folder glob is not."""
-    if path is None:
-        return False
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    if name in MCP_CONFIG_FILES or name == SERVER_JSON:
-        return True
-    return any(glob_any("/" + name, _NAME_GLOBS[kind]) for kind in _NAME_GLOBS)
-
-
-_NAME_GLOBS: dict[UnitKind, tuple[str, ...]] = {
-    kind: tuple(g for g in globs if g.startswith("**/*.")) for kind, globs in _DEFAULTS
-}
-"""The default globs by file name (`**/*.tools.json`), not by folder (`**/tools/*.json`)."""
-
-
-def uri_path(uri: str) -> str | None:
-    """The file system path of a `file:` URI; None for other schemes (an unsaved buffer)."""
-    if not uri.startswith("file:"):
-        return None
-    return unquote(urlparse(uri).path)
 
 
 def _split(document: Document, kind_hint: UnitKind | None, dialect: str | None) -> Split:
@@ -306,11 +275,6 @@ def _from_claim(claim: Claim, shape: Shape, root: Node, base: Node, weak: UnitKi
     return Split(
         claim.kind, shape if shape != "none" else claim.shape, spans, root, None, base, containers=claim.all_problems
     )
-
-
-MCP_CONFIG_FILES = frozenset({"mcp.json", ".mcp.json", "claude_desktop_config.json"})
-"""MCP client configuration files (VS Code `.vscode/mcp.json`, Cursor `mcp.json`, Claude Code `.mcp.json`, Claude
-Desktop): ours when the name matches and the content has a `servers` / `mcpServers` object."""
 
 
 def _is_mcp_config(uri: str, root: Node) -> bool:
