@@ -68,7 +68,7 @@ def test_a_baseline_accepts_what_is_there_and_reports_what_is_new_and_what_was_f
     assert pooled.stdout == alone.stdout and "TS019" in alone.stdout and "Checked 2 files" in alone.stdout
     (tmp_path / "toolsense.toml").write_text('[severity]\nTS019 = "off"\n', encoding="utf-8")
     quiet = run_cli(["check", "weather.tools.json", "--baseline", "baseline.json"], cwd=tmp_path)
-    assert "TS019" not in quiet.stdout and "Checked 1 file: 1 warning, 1 information" in quiet.stdout
+    assert "TS019" not in quiet.stdout and "Checked 1 file: 2 informations" in quiet.stdout
 
 
 def test_a_baseline_that_cannot_be_read_is_a_usage_error(tmp_path: Path) -> None:

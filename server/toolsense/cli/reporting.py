@@ -141,7 +141,8 @@ def _text(shown: dict[str, list[Diagnostic]], out: TextIO, file_count: int) -> N
             out.write(f"{path}:{start.line + 1}:{start.character + 1}: {first.severity.label} {first.code} {message}\n")
             for d in repeats:
                 at = d.range.start
-                tool = f" in tool '{d.subject.name}'" if d.subject is not None and d.subject.name else ""
+                name = escape_controls(d.subject.name) if d.subject is not None else ""
+                tool = f" in tool '{name}'" if name else ""
                 out.write(f"    {path}:{at.line + 1}:{at.character + 1}: the same{tool}\n")
     summary = ", ".join(f"{n} {s.label}{'s' if n != 1 else ''}" for s, n in counts.items() if n)
     out.write(f"Checked {file_count} file{'s' if file_count != 1 else ''}: {summary or 'no problems'}\n")
