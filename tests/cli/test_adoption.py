@@ -55,11 +55,11 @@ def test_a_baseline_accepts_what_is_there_and_reports_what_is_new_and_what_was_f
     later = run_cli(["check", "weather.tools.json", "--baseline", "baseline.json"], cwd=tmp_path)
     assert later.returncode == 0
     assert _lines(later.stdout) == [
-        f"weather.tools.json:8:5: warning TS220 {TS220}",  # get_news, new
+        f"weather.tools.json:8:5: information TS220 {TS220}",  # get_news, new
         "weather.tools.json:11:9: information TS241 Parameter 'city' has no description",
         "weather.tools.json:1:1: information TS019 Fixed: TS241 in tool 'get weather' at "
         "/input_schema/properties/city is no longer reported; --update-baseline drops its entry",
-        "Checked 1 file: 1 warning, 2 informations (suppressed 4 by the baseline)",
+        "Checked 1 file: 3 informations (suppressed 4 by the baseline)",
     ]
     # Two files (the baseline is JSON too): with --jobs 2 worker processes check them, and give each finding the
     # subject one process gives it.
@@ -68,7 +68,7 @@ def test_a_baseline_accepts_what_is_there_and_reports_what_is_new_and_what_was_f
     assert pooled.stdout == alone.stdout and "TS019" in alone.stdout and "Checked 2 files" in alone.stdout
     (tmp_path / "toolsense.toml").write_text('[severity]\nTS019 = "off"\n', encoding="utf-8")
     quiet = run_cli(["check", "weather.tools.json", "--baseline", "baseline.json"], cwd=tmp_path)
-    assert "TS019" not in quiet.stdout and "Checked 1 file: 1 warning, 1 information" in quiet.stdout
+    assert "TS019" not in quiet.stdout and "Checked 1 file: 2 informations" in quiet.stdout
 
 
 def test_a_baseline_that_cannot_be_read_is_a_usage_error(tmp_path: Path) -> None:
@@ -129,10 +129,10 @@ def test_the_settings_ignore_table_suppresses_by_file_glob_tool_and_code(tmp_pat
     )
     done = run_cli(["check", "."], cwd=tmp_path)
     assert _lines(done.stdout) == [
-        f"tools/news.json:5:5: warning TS220 {TS220}",
+        f"tools/news.json:5:5: information TS220 {TS220}",
         "tools/news.json:8:9: information TS241 Parameter 'city' has no description",
-        f"tools/weather.json:17:5: warning TS220 {TS220}",  # get_time's: the table names get_weather
-        "Checked 2 files: 2 warnings, 1 information (suppressed 3 by the settings' ignore table)",
+        f"tools/weather.json:17:5: information TS220 {TS220}",  # get_time's: the table names get_weather
+        "Checked 2 files: 3 informations (suppressed 3 by the settings' ignore table)",
     ]
     (tmp_path / "toolsense.toml").write_text('[ignore."*.json"]\nget_news = ["TS22"]\n', encoding="utf-8")
     invalid = run_cli(["check", "."], cwd=tmp_path)
@@ -179,7 +179,8 @@ def test_junit_xml_has_a_suite_per_file_and_a_failing_case_per_error_or_warning(
     assert done.returncode == 1
     root = ET.fromstring(done.stdout)
     assert root.tag == "testsuites"
-    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("4", "2", "0")
+    # TS220 is information by default (issue 30): a case, not a failure
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("4", "1", "0")
     suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
     assert set(suites) == {"time.tools.json", "weather.tools.json"}
     clean = suites["time.tools.json"]

@@ -80,7 +80,8 @@ def test_a_worker_reads_each_file_once_unless_another_file_changes_its_result(tm
 
     tool = '{"name": "%s", "description": "Does it.", "input_schema": {"type": "object", "properties": {}}}'
     (tmp_path / "a.tools.json").write_text(f"[{tool % 'dup'}, {tool % 'only_a'}]", encoding="utf-8")
-    (tmp_path / "b.tools.json").write_text(f"[{tool % 'dup'}]", encoding="utf-8")
+    other = tool.replace('"properties": {}', '"properties": {"q": {"type": "string"}}')  # not a verbatim copy
+    (tmp_path / "b.tools.json").write_text(f"[{other % 'dup'}]", encoding="utf-8")
     (tmp_path / "c.tools.json").write_text(f"[{tool % 'only_c'}]", encoding="utf-8")
     call = '{"type": "tool_use", "id": "toolu_1", "name": "only_a", "input": {"x": 1}}'
     (tmp_path / "d.toolcall.json").write_text(call, encoding="utf-8")

@@ -76,7 +76,10 @@ def test_every_format_escapes_hostile_names_keys_and_paths(
     else:
         assert not any(line.startswith("::") for line in lines)
     if output_format == "text":
-        assert all(re.match(r"tools/\S.*:\d+:\d+: \w+ TS\d+ ", line) for line in lines[:-1])
+        # a diagnostic per line, or an indented place of a finding repeated over the file's tools (issue 30)
+        place = r"tools/\S.*:\d+:\d+: \w+ TS\d+ |    tools/\S.*:\d+:\d+: the same in tool '"
+        assert all(re.match(place, line) for line in lines[:-1])
+        assert any(line.startswith("    tools/") for line in lines)
         assert "evil<U+000A>::error::INJECTED-PATH<U+001B>[2K/y.tools.json" in out
         assert "<U+E0049><U+E0047><U+E004E>" in out and "<U+D800>" in out and "<U+202E>" in out
     if output_format == "json":

@@ -62,3 +62,28 @@ async def test_a_json_file_that_is_not_ours_gets_no_answer_to_any_request(sessio
     context = types.CodeActionContext(diagnostics=[])
     whole = types.Range(types.Position(0, 0), types.Position(6, 1))
     assert not await client.text_document_code_action_async(types.CodeActionParams(doc, whole, context))
+
+
+async def test_a_broken_file_is_ours_only_by_its_own_clean_history(session: Session) -> None:
+    """Text that does not parse is never claimed through error recovery: a pasted transcript gets one note, while
+    a file of ours half typed in the editor (it parsed cleanly and was claimed before) keeps its syntax errors."""
+    await session.start("neovim")
+    transcript = (
+        "User: which tools?\nAssistant:\n"
+        '{"tools": [{"name": "get_weather", "input_schema": {"type": "object", "extra": 1}}]}\n'
+    )
+    pasted = session.open("notes/chat.json", transcript)
+    (note,) = await session.diagnostics(pasted, 1)
+    assert (note.code, note.severity) == ("TS007", types.DiagnosticSeverity.Information)
+    clean = (
+        '{"tools": [{"name": "a", "description": "Does a.", "input_schema": '
+        '{"type": "object", "properties": {}, "additionalProperties": false}}]}'
+    )
+    ours = session.open("notes/tools.json", clean)
+    assert await session.diagnostics(ours, 1) == []
+    at = clean.index("]}")
+    version = session.change(ours, ((0, at, 0, at), ', {"name": "b", "description": "'))
+    broken = await session.diagnostics(ours, version)
+    assert "TS001" in {d.code for d in broken}
+    version = session.change(ours, (None, '{"tools": [{"name": "a", "input_schema": {'))  # the whole text replaced
+    assert "TS001" in {d.code for d in await session.diagnostics(ours, version)}

@@ -171,7 +171,8 @@ async def test_workspace_pull_covers_open_and_unopened_files(session: Session) -
 
 
 async def test_related_information_points_into_the_other_file(session: Session) -> None:
-    other = session.write("tools/first.tools.json", WEATHER_TOOLS)
+    # another get_weather (a verbatim copy would be no ambiguity: TS203 is for different tools of one name)
+    other = session.write("tools/first.tools.json", WEATHER_TOOLS.replace('["city"]', '["city", "unit"]'))
     await session.start("neovim")
     uri = session.open("tools/second.tools.json", WEATHER_TOOLS)
     duplicate = await session.until(

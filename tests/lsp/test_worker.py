@@ -82,7 +82,9 @@ def test_a_worker_check_gives_the_diagnostics_of_a_check_in_the_server() -> None
     async def run() -> None:
         server, published = await _server_with_worker()
         try:
-            other = server.open(f"{ROOT}/other.tools.json", _tools("shared", "elsewhere"), 1, "json")
+            # another tool of the same name (a verbatim copy would be no ambiguity: TS203 is for different tools)
+            elsewhere = _tools("shared", "elsewhere").replace('"strin"', '"integer"')
+            other = server.open(f"{ROOT}/other.tools.json", elsewhere, 1, "json")
             server.check(other, "request")
             od = server.open(f"{ROOT}/main.tools.json", _tools("shared", "twice", "twice", "ok"), 1, "json")
             await _checked_in_worker(server, od)
@@ -160,3 +162,29 @@ def test_a_crashed_worker_is_reported_and_started_again(caplog: pytest.LogCaptur
 
     with caplog.at_level(logging.ERROR, logger="toolsense"):
         asyncio.run(run())
+
+
+def test_the_worker_judges_a_broken_text_by_the_documents_history() -> None:
+    """A file of ours half typed keeps its syntax errors in the worker too: the server sends the document's
+    history (the worker's copy may be new), and a clean check there brings it back."""
+
+    async def run() -> None:
+        server, _ = await _server_with_worker()
+        try:
+            # notes/ is no folder glob and .json no file-name glob: only the history can say it is ours
+            od = server.open(f"{ROOT}/notes/tools.json", _tools("a", "b"), 1, "json")
+            await _checked_in_worker(server, od)
+            assert od.document is not None and od.document.claimed_kind == "tool"
+            change = types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(3, 0), types.Position(3, 0)), text='{"name": "c", "input_schema": '
+            )
+            server.change(od, 2, [change])
+            await _checked_in_worker(server, od)
+            assert "TS001" in {d.code for d in od.diagnostics}
+            stranger = server.open(f"{ROOT}/notes/chat.json", "User: hi\n" + _tools("a"), 1, "json")
+            await _checked_in_worker(server, stranger)
+            assert [d.code for d in stranger.diagnostics] == ["TS007"]
+        finally:
+            server.stop_work()
+
+    asyncio.run(run())

@@ -135,12 +135,24 @@ def _display(path: Path, cwd: Path) -> str:
 
 
 def _text(shown: dict[str, list[Diagnostic]], out: TextIO, file_count: int, suppressed: Suppressions) -> None:
+    """One line per finding; a finding repeated over the tools of one file (one code, one message but for the
+    tool's name) once, with the count and an indented line per place (a problem matcher reads only the first)."""
     counts = {s: 0 for s in Severity}
     for path, diags in shown.items():
         for d in diags:
             counts[d.severity] += 1
-            start = d.range.start
-            out.write(f"{path}:{start.line + 1}:{start.character + 1}: {d.severity.label} {d.code} {d.message}\n")
+        for first, repeats in repeated(diags):
+            start = first.range.start
+            message = first.message
+            if repeats:
+                names = len({d.subject.name for d in (first, *repeats) if d.subject is not None})
+                message = f"{message} [and {len(repeats)} more like it in this file, over {names} tools]"
+            out.write(f"{path}:{start.line + 1}:{start.character + 1}: {first.severity.label} {first.code} {message}\n")
+            for d in repeats:
+                at = d.range.start
+                name = escape_controls(d.subject.name) if d.subject is not None else ""
+                tool = f" in tool '{name}'" if name else ""
+                out.write(f"    {path}:{at.line + 1}:{at.character + 1}: the same{tool}\n")
     summary = ", ".join(f"{n} {s.label}{'s' if n != 1 else ''}" for s, n in counts.items() if n)
     out.write(f"Checked {file_count} file{'s' if file_count != 1 else ''}: {summary or 'no problems'}")
     out.write(suppression_summary(suppressed) + "\n")
@@ -169,6 +181,33 @@ def suppression_summary(suppressed: Suppressions) -> str:
             f"{'it' if suppressed[REFUSED] == 1 else 'them'}: only the settings or a baseline suppress a security rule"
         )
     return f" ({'; '.join(parts)})" if parts else ""
+
+
+REPEATED_FROM = 3
+"""How many tools of one file must share a finding before the text report shows it once."""
+
+
+def repeated(diags: list[Diagnostic]) -> list[tuple[Diagnostic, list[Diagnostic]]]:
+    """The file's diagnostics in order, each with the later ones that repeat it in other tools (the same code,
+    severity and message once the tool's own name is taken out), when `REPEATED_FROM` or more share it."""
+    groups: dict[tuple[str, Severity, str], list[Diagnostic]] = {}
+    for d in diags:
+        groups.setdefault((d.code, d.severity, _shape(d)), []).append(d)
+    result: list[tuple[Diagnostic, list[Diagnostic]]] = []
+    for d in diags:
+        group = groups[(d.code, d.severity, _shape(d))]
+        tools = {g.subject.name for g in group if g.subject is not None and g.subject.name}
+        if len(group) < REPEATED_FROM or len(tools) < 2:
+            result.append((d, []))
+        elif group[0] is d:
+            result.append((d, group[1:]))
+    return result
+
+
+def _shape(d: Diagnostic) -> str:
+    """The message without the tool's own name (`Tool 'get_time' has no description` → `Tool '…' has no …`)."""
+    name = d.subject.name if d.subject is not None else ""
+    return d.message.replace(f"'{name}'", "'…'") if name else d.message
 
 
 _GITHUB_LEVEL = {

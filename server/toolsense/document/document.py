@@ -94,6 +94,10 @@ class Document:
     """How many edits were applied; `edits_since(count)` lists those after a given count."""
     checked_edit_count: int = field(default=0, init=False, repr=False)
     """`edit_count` at the last `check_document` of this document."""
+    claimed_kind: str | None = field(default=None, init=False, repr=False)
+    """The kind of units this document held the last time it parsed cleanly and was claimed (the editor's
+    history of an open document): a file of ours half typed still gets its syntax errors
+    (`engine.ownership.broken_file_owner`). None: never seen clean and ours."""
     _tree: Tree | None = field(default=None, init=False, repr=False)
     """None until first read for a document of `outline_limit` bytes or more."""
     _outline: LightNode | None = field(default=None, init=False, repr=False)

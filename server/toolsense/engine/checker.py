@@ -209,13 +209,15 @@ def check_document(
     if path and (toml := toml_client(path)) is not None:
         return _toml_report(document, ctx, read_toml_config(bytes(document.data), toml))
     file_split = split(document, kind_hint, forced_dialect(path, ctx.settings) if path else None)
+    if not file_split.broken:
+        document.claimed_kind = file_split.kind  # the history a broken version of this document is judged by
     if facts is None:
         facts = file_facts(file_split.root if file_split.shape != "lines" else None)
     ctx = dataclasses.replace(ctx, facts=facts)
     diagnostics: list[Diagnostic] = []
     if file_split.kind is None and kind_hint is None:
         # Not ours: nothing at all, except why a file a folder glob points at was not checked (and its syntax).
-        diagnostics.extend(_not_ours(document, file_split, ctx) if file_split.hinted else ())
+        diagnostics.extend(_not_ours(document, file_split, ctx) if file_split.hinted or file_split.note else ())
         return FileReport(None, diagnostics, [], [], file_split, 0)
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
     if syntax_severity is not None:
@@ -233,7 +235,6 @@ def check_document(
         diagnostics.extend([container] if container is not None else [])
     shaped = with_severity(_place_file_problem(document, file_split, problem, ctx), ctx) if problem else None
     diagnostics.extend([shaped] if shaped is not None else [])
-
     entries = _read_units(document, file_split, cache, edits)
     units = with_dialects([entry.unit for entry in entries])
     fingerprint = ctx.fingerprint()
@@ -265,7 +266,6 @@ def check_document(
             if unit.clean:
                 entry.placed, entry.placed_pointer = placed, span.pointer
         batches.append((placed, unit.start))
-
     kind = file_split.kind
     if kind is not None and (file_split.base is not None or file_split.spans):
         seen: set[tuple[str, Pointer, str]] = set()
@@ -450,7 +450,7 @@ class _Placer:
 def _not_ours(document: Document, file_split: Split, ctx: CheckContext) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     syntax_severity = resolve_severity(Finding("TS001", ""), ctx)
-    if syntax_severity is not None:
+    if syntax_severity is not None and file_split.hinted:  # a broken file nothing claims: its note alone
         found.extend(
             Diagnostic(document.range_of(start, end), syntax_severity, "TS001", message)
             for start, end, message in syntax_errors(document, uri_path(ctx.uri or document.uri))

@@ -14,6 +14,9 @@ from ..document.jsontree import member, pairs
 from ..models.mcp_clients import ANY, CLIENT_FILES, FILE_NAMES, path_matches
 
 SERVER_JSON = "server.json"
+MCP_ONLY_FILE_NAMES = frozenset({"mcp.json", ".mcp.json", "claude_desktop_config.json", "mcp_config.json"})
+"""MCP client configuration file names no other format uses (unlike `settings.json`): a broken file by one of these
+names is ours (`ownership`). Which files each client reads is `models.mcp_clients`."""
 
 
 def mcp_config_dialect(value: Any) -> str:

@@ -11,6 +11,7 @@ from urllib.parse import unquote
 from ..document.jsontree import Pointer
 from ..settings import Settings
 from .catalog import Catalog
+from .equality import json_equal
 from .filefacts import NO_FACTS, FileFacts
 from .schemas import closest
 
@@ -52,6 +53,7 @@ class ToolRegistry:
     _by_name: dict[str, list[ToolInfo]] | None = field(default=None, repr=False)
     _by_name_uri: dict[str, dict[str, list[ToolInfo]]] | None = field(default=None, repr=False)
     _names: tuple[str, ...] | None = field(default=None, repr=False)
+    _name_sets: dict[str, frozenset[str]] | None = field(default=None, repr=False)
 
     def set_file(self, uri: str, tools: Iterable[ToolInfo]) -> bool:
         """Replace the tools of one file; True when that changed anything."""
@@ -67,6 +69,7 @@ class ToolRegistry:
         self._by_name = None
         self._by_name_uri = None
         self._names = None
+        self._name_sets = None
         return True
 
     def version_excluding(self, uri: str) -> int:
@@ -110,20 +113,42 @@ class ToolRegistry:
     def definitions(self, name: str) -> list[ToolInfo]:
         return list(self._index().get(name, []))
 
-    def elsewhere(self, name: str, uri: str, limit: int) -> tuple[list[ToolInfo], int]:
+    def elsewhere(self, name: str, uri: str, limit: int, dialect: str | None = None) -> tuple[list[ToolInfo], int]:
         """The first `limit` definitions of `name` outside the file `uri`, and how many there are in all. Costs
         O(files defining the name + limit), not O(definitions): a file of 1,000 tools sharing one name asks
-        this for each of them."""
+        this for each of them.
+
+        With the dialect of the definition in `uri`: only those a call, an automation or one request could take
+        for it. Deliberate copies are left out: a definition of another dialect (the same tools kept once per
+        provider: a request goes to one), one in a file that holds the same set of tools (kept once per language
+        or variant), and one with the same input schema (either reading of a call is the same)."""
         by_uri = self._uri_index().get(name, {})
         shown: list[ToolInfo] = []
         total = 0
+        own = by_uri.get(uri, [])
         for other_uri, tools in by_uri.items():
             if other_uri == uri:
                 continue
+            if dialect is not None:
+                if self._copies(uri, other_uri):
+                    continue
+                tools = [t for t in tools if t.dialect == dialect and not _same_schema(t, own)]
+                if not tools:
+                    continue
             total += len(tools)
             if len(shown) < limit:
                 shown.extend(tools[: limit - len(shown)])
         return shown, total
+
+    def _copies(self, uri: str, other: str) -> bool:
+        """Whether two files hold (nearly) the same set of tool names: one set kept once per language or variant
+        (at least two names, and four in five of the larger set shared)."""
+        sets = self._name_sets
+        if sets is None:
+            sets = self._name_sets = {u: frozenset(t.name for t in tools) for u, tools in self.by_uri.items()}
+        mine, theirs = sets.get(uri, frozenset()), sets.get(other, frozenset())
+        shared = len(mine & theirs)
+        return shared >= 2 and shared * 5 >= 4 * max(len(mine), len(theirs))
 
     def _uri_index(self) -> dict[str, dict[str, list[ToolInfo]]]:
         if self._by_name_uri is None:
@@ -152,6 +177,11 @@ class ToolRegistry:
         return {uri: [t.name for t in tools] for uri, tools in self.by_uri.items()}
 
 
+def _same_schema(tool: ToolInfo, own: list[ToolInfo]) -> bool:
+    """Whether a definition elsewhere has the input schema of one of this file's definitions of the name."""
+    return tool.input_schema is not None and any(json_equal(tool.input_schema, mine.input_schema) for mine in own)
+
+
 Question = tuple[str, tuple[Any, ...]]
 """A question asked of a registry: the method's name and its arguments."""
 
@@ -175,8 +205,8 @@ class RecordingRegistry(ToolRegistry):
     def definitions(self, name: str) -> list[ToolInfo]:
         return self._ask("definitions", name)  # type: ignore[no-any-return]
 
-    def elsewhere(self, name: str, uri: str, limit: int) -> tuple[list[ToolInfo], int]:
-        return self._ask("elsewhere", name, uri, limit)  # type: ignore[no-any-return]
+    def elsewhere(self, name: str, uri: str, limit: int, dialect: str | None = None) -> tuple[list[ToolInfo], int]:
+        return self._ask("elsewhere", name, uri, limit, dialect)  # type: ignore[no-any-return]
 
     def names(self) -> list[str]:
         return self._ask("names")  # type: ignore[no-any-return]

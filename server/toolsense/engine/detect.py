@@ -13,6 +13,7 @@ from tree_sitter import Node
 from ..document.jsontree import Pointer, pair_key, pairs, string_value
 from ..models.dialects import GEMINI_TYPES, SERVER_TOOL_TYPE, Dialect
 from .catalog import UnitKind
+from .ownership import tool_verdict
 
 AUTOMATION_KEYS = frozenset({"trigger_type", "trigger_config"})
 FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
@@ -136,8 +137,11 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
     if isinstance(value.get("inputSchema"), Mapping) and (named or relaxed):
         # An MCP Tool has no `type`; `type: "function"` beside `inputSchema` is another framework's tool (the
         # Vercel AI SDK's `{type, name, inputSchema, inputExamples}`), converted before any provider sees it.
-        return Detected("tool", Dialect.MCP) if kind != "function" else None
-    if isinstance(value.get("input_schema"), Mapping) and (named or relaxed):
+        if kind == "function":
+            return None
+        if _weighed(value, Dialect.MCP):
+            return Detected("tool", Dialect.MCP)
+    if isinstance(value.get("input_schema"), Mapping) and (named or relaxed) and _weighed(value, Dialect.ANTHROPIC):
         return Detected("tool", Dialect.ANTHROPIC)
     if isinstance(function, Mapping):
         own = set(value.keys()) - {"type", "function"} - FUNCTION_KEYS
@@ -148,11 +152,13 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
         if own and isinstance(function.get("name"), str) and {"parameters", "description"} & function.keys():
             return Detected("tool", Dialect.OPENAI_FLAT, ("function",))  # an application's record
     if ("parametersJsonSchema" in value or "parameters_json_schema" in value) and (named or relaxed):
-        return Detected("tool", Dialect.GEMINI)
+        return Detected("tool", Dialect.GEMINI)  # no other program spells these keys: nothing to weigh
     parameters = value.get("parameters")
     schema_like = isinstance(parameters, Mapping) and (not parameters or {"type", "properties"} & parameters.keys())
     if isinstance(parameters, Mapping) and (named or (relaxed and schema_like)) and not isinstance(arguments, list):
-        return Detected("tool", Dialect.GEMINI if upper_type(parameters) else Dialect.OPENAI_FLAT)
+        dialect = Dialect.GEMINI if upper_type(parameters) else Dialect.OPENAI_FLAT
+        if _weighed(value, dialect):
+            return Detected("tool", dialect)
     if kind == "function" and named:
         return Detected("tool", Dialect.OPENAI_FLAT)
     if isinstance(kind, str) and named and SERVER_TOOL_TYPE.fullmatch(kind):
@@ -160,6 +166,12 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
     if isinstance(kind, str) and (kind in OPENAI_TOOL_TYPES or kind.startswith(BUILT_IN_PREFIXES)):
         return Detected("tool", None)
     return None
+
+
+def _weighed(value: Mapping[str, Any], dialect: Dialect) -> bool:
+    """Whether the evidence for reading `value` as a tool of `dialect` outweighs the evidence against it
+    (`ownership.tool_verdict`: a `type` naming something else vetoes it)."""
+    return tool_verdict(value, dialect).claimed
 
 
 TOOL_LIKE_KEYS = frozenset(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from ..document.jsontree import Pointer, pairs, string_value, to_value
+from ..document.jsontree import Pointer, pair_key, pairs, string_value, to_value
 from ..document.outline import LightNode
 from ..models.definitions import LATEST_MCP_VERSION, MCP_VERSIONS
 from ..settings import Settings
@@ -42,6 +42,9 @@ class FileFacts:
     mcp_inferred: str | None = None
     """The MCP version the tools' own members imply when the file states none (`execution`: only 2025-11-25 has
     it); None when no member tells."""
+    shared_keys: frozenset[str] = frozenset()
+    """Keys every sampled tool of the file's list has (three tools at least): a catalogue's own members, which its
+    loader reads (`category`, `tags`), not a mistake in one tool."""
 
 
 NO_FACTS = FileFacts()
@@ -133,7 +136,7 @@ def _implied_version(tools: Node | None) -> str | None:
 def file_facts(root: Node | None) -> FileFacts:
     """The facts of a file whose root value is `root` (None for JSON Lines and unparsable files)."""
     if root is not None and root.type == "array":
-        return FileFacts(mcp_inferred=_implied_version(root))
+        return FileFacts(mcp_inferred=_implied_version(root), shared_keys=_shared_keys(root))
     if root is None or root.type != "object":
         return NO_FACTS
     cache = _Members()
@@ -162,7 +165,34 @@ def file_facts(root: Node | None) -> FileFacts:
     listed = holder_pointer == ("result",) and jsonrpc
     marked = holder is not None and any(key in _LIST_ONLY for key, _ in members)
     implied = _implied_version(cache.get(holder, "tools")) if holder is not None and version is None else None
-    return FileFacts(version, where, request or listed or marked, holder_pointer, tuple(members), implied)
+    shared = _shared_keys(cache.get(holder, "tools")) if holder is not None else frozenset()
+    return FileFacts(version, where, request or listed or marked, holder_pointer, tuple(members), implied, shared)
+
+
+_SHARED_SAMPLE = 16
+_SHARED_FROM = 3
+
+
+def _shared_keys(tools: Node | None) -> frozenset[str]:
+    """The keys every one of the first `_SHARED_SAMPLE` objects of a list has, when there are three or more."""
+    if tools is None or tools.type != "array":
+        return frozenset()
+    shared: set[str] | None = None
+    seen = 0
+    for tool in tools.named_children:
+        if seen >= _SHARED_SAMPLE:
+            break
+        if tool.type != "object":
+            continue
+        seen += 1
+        if isinstance(tool, LightNode):
+            keys = set(tool.value.keys()) if isinstance(tool.value, dict) else set()
+        else:
+            keys = {key for pair in pairs(tool) if (key := pair_key(pair)) is not None}
+        shared = keys if shared is None else shared & keys
+        if not shared:
+            return frozenset()
+    return frozenset(shared) if shared is not None and seen >= _SHARED_FROM else frozenset()
 
 
 def mcp_version(facts: FileFacts, default: str, explicit: bool = False) -> str:

@@ -19,12 +19,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlparse
 
 from ..document.jsontree import locate
 from ..document.outline import LightNode
 from ..models.definitions import NAME_KEY
 from .findings import Subject
+from .ownership import uri_path as uri_path  # where the checker finds it
 from .units import glob_match, root_value
 
 if TYPE_CHECKING:
@@ -47,13 +47,6 @@ Suppressions = Counter[str]
 """How many diagnostics were suppressed by the settings' `ignore` table (`BY_SETTINGS`), by comments
 (`BY_COMMENT`) and by a baseline (`BY_BASELINE`, counted by the CLI), and how many security diagnostics a comment
 named but did not suppress (`REFUSED`)."""
-
-
-def uri_path(uri: str) -> str | None:
-    """The file system path of a `file:` uri (settings globs match paths), else None."""
-    if not uri.startswith("file:"):
-        return None
-    return unquote(urlparse(uri).path)
 
 
 def unit_name(unit: Unit) -> str:

@@ -10,7 +10,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlparse
 
 from tree_sitter import Node
@@ -38,6 +38,8 @@ from .config_dialects import config_reader
 from .config_dialects import mcp_config_dialect as mcp_config_dialect  # where every caller finds it
 from .detect import detect
 from .lenient import lenient_json
+from .ownership import broken_file_owner, broken_note, name_says, uri_path
+from .placement import syntax_errors
 from .recovery import Shape, recover
 
 __all__ = ["UnitSpan"]
@@ -147,6 +149,8 @@ class Split:
     base: Node | None = None
     """The node absolute pointers start from: the root value, or the document node of JSON Lines; None when
     tree-sitter could not parse the file as a whole (units were recovered from its fragments)."""
+    broken: bool = False
+    """The file does not parse as JSON (syntax errors, less what its reader accepts)."""
     recovered: bool = False
     """True when the document's root is an ERROR node and the units are the complete values found in it."""
     note: str | None = None
@@ -195,21 +199,41 @@ def split(document: Document, kind_hint: UnitKind | None, dialect: str | None = 
 
     kind_hint: a kind the settings or the file's name force (every unit is claimed); without one, the content
     decides, with a lower bar when a folder glob (`**/tools/*.json`) points at the file. dialect: a dialect the
-    settings force on the file's tools.
+    settings force on the file's tools. A file that does not parse is claimed only on an authority
+    (`ownership.broken_file_owner`: settings, `$schema`, the file's name, the open document's history); without
+    one it is not ours and gets at most one note.
     """
+    found = _split(document, kind_hint, dialect)
+    path = uri_path(document.uri)
+    if not document.has_error or not syntax_errors(document, path):
+        return found
+    found = dataclasses.replace(found, broken=True)
+    schema_named = found.root is not None and found.root.type == "object" and schema_kind(found.root) is not None
+    owner = broken_file_owner(kind_hint is not None, schema_named, name_says(path), document.claimed_kind is not None)
+    if owner is not None:
+        return found
+    looks: UnitKind | None = found.kind or weak_hint(document.uri)
+    note = broken_note(looks) if looks is not None else None
+    return Split(None, found.shape, [], found.root, None, found.base, note=note, broken=True)
+
+
+def _split(document: Document, kind_hint: UnitKind | None, dialect: str | None) -> Split:
     weak = weak_hint(document.uri) if kind_hint is None else None
     forced_dialect = as_dialect(dialect)
     claimer = Claimer(kind_hint, weak is not None, forced_dialect)
     top = document.outline
+    # A broken file of the open document's history is recovered with the kind it had when it parsed.
+    history = document.claimed_kind if document.claimed_kind in ("tool", "automation", "tool_call") else None
+    fallback: UnitKind | None = weak or cast("UnitKind | None", history)
     if top.type == "ERROR":
-        return Split(*recover(top, claimer, weak), None, None, None, recovered=True)
+        return Split(*recover(top, claimer, fallback), None, None, None, recovered=True)
     values = document_values(top)
     if not values:
         errors = [child for child in top.named_children if child.type == "ERROR"]
         whole = next((e for e in errors if e.child_count and e.children[0].type in ("{", "[")), None)
         if whole is not None:
             # tree-sitter could not parse the text as a whole
-            return Split(*recover(whole, claimer, weak), None, None, None, recovered=True)
+            return Split(*recover(whole, claimer, fallback), None, None, None, recovered=True)
         if errors:
             return Split(kind_hint, "none", [], None, None, top, hinted=weak is not None)  # only syntax errors
         expected = kind_hint or weak  # an empty file a glob points at: what it should hold is known

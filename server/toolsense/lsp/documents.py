@@ -93,10 +93,12 @@ class DocumentStore:
 
     def _set_text(self, od: OpenDocument, data: bytearray) -> None:
         """Choose between a full `Document` and plain `RawText` by size."""
+        history = od.document.claimed_kind if od.document is not None else None
         if len(data) > self.max_bytes():
             od.document, od.raw, od.index = None, RawText(data, self.encoding), None
         else:
             od.document = Document(od.uri, data, od.version, self.encoding)
+            od.document.claimed_kind = history  # the same open document, its whole text replaced
             od.raw, od.index = None, None
         od.cache.units.clear()
         od.cache.content.clear()

@@ -250,6 +250,8 @@ class Scheduler:
         od.report = report
         od.diagnostics = diagnostics
         od.touched = None
+        if od.document is not None and not report.split.broken:  # a check made elsewhere brings the history back
+            od.document.claimed_kind = report.kind
         self.docs.refresh_index(od, index)
         self.feed.feed(od)
 
@@ -341,8 +343,8 @@ class Scheduler:
         registry = self.worker.registry_delta(self.host.registry, od.uri, self.docs.canonical(od.uri))
         text = text_for(od.document, od.worker_text)
         od.worker_text = (text.token, text.length)
-        have = frozenset(od.unit_values)
-        request = CheckRequest(od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have)
+        have, history = frozenset(od.unit_values), od.document.claimed_kind
+        request = CheckRequest(od.uri, text, self.docs.encoding, od.kind_hint, context, registry, have, history)
         return self.worker.submit(check_in_worker, request)
 
     def _prime_worker(self, od: OpenDocument) -> None:

@@ -109,6 +109,8 @@ class CheckRequest:
     registry: RegistryDelta
     have: frozenset[bytes]
     """Digests of the unit values the server already holds for this document."""
+    claimed_kind: str | None = None
+    """The server's history of the document (`Document.claimed_kind`): the worker's copy may be new."""
 
 
 class UnitStub(NamedTuple):
@@ -140,6 +142,8 @@ class CheckResult:
     range starts at line -1 stands for `elsewhere[character]`."""
     facts: FileFacts
     checked_units: int
+    broken: bool = False
+    """The text did not parse (`Split.broken`): the server's history of the document stays as it was."""
 
 
 @dataclass
@@ -227,6 +231,7 @@ def check_in_worker(request: CheckRequest) -> CheckResult:
         return Range(marker, marker)
 
     document = kept.document
+    document.claimed_kind = request.claimed_kind
     report = check_document(document, context, request.kind_hint, kept.cache, later)
     stubs: list[UnitStub] = []
     values: dict[bytes, Any] = {}
@@ -260,6 +265,7 @@ def check_in_worker(request: CheckRequest) -> CheckResult:
         elsewhere,
         report.facts,
         report.checked_units,
+        report.split.broken,
     )
 
 
@@ -310,7 +316,7 @@ def adopt(
         diagnostics,
         units,
         [],
-        Split(result.kind, result.shape, [], None),
+        Split(result.kind, result.shape, [], None, broken=result.broken),
         result.checked_units,
         result.facts,
     )

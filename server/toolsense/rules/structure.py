@@ -31,8 +31,9 @@ CATALOG.rule(
     "not-checked",
     Severity.INFORMATION,
     "A default glob (`**/tools/*.json`, `**/*.tools.json`) points at the file, but its content has the shape of no "
-    "known dialect (or a wrapper's members do not): it is not checked (add it to `[tool.toolsense.files]` to force "
-    "it).",
+    "known dialect (or a wrapper's members do not); or the file does not parse as JSON and, although parts of it "
+    "look like ours, nothing says it is (no setting, `$schema`, file name or earlier clean version in the editor): "
+    "it is not checked (add it to `[tool.toolsense.files]` to force it).",
     FAMILY,
 )
 CATALOG.rule(
@@ -66,7 +67,8 @@ UNKNOWN = CATALOG.rule(
     "A property the strict model does not define (`additionalProperties: false`). In a tool definition it is an "
     "error when the file is sent as it is (a request body, a tools/list result), the key is a misspelt known one, "
     "or a schema keyword sits beside the schema (`required` next to `parameters`); otherwise the app's own key, a "
-    "warning. MCP clients ignore unknown members: always a warning there.",
+    "warning, and information when every tool of the file has it (a catalogue's own key). MCP clients ignore "
+    "unknown members: always a warning there.",
     FAMILY,
     "rename to the closest known property; move a schema keyword into the schema; remove the property",
 )

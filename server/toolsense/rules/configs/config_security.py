@@ -120,7 +120,21 @@ def _literal_secret(value: str, named_secret: bool) -> bool:
     bare = value.strip()
     if bare.lower().startswith(("bearer ", "basic ", "token ")):
         bare = bare.split(None, 1)[1] if len(bare.split(None, 1)) > 1 else ""
-    return len(bare) >= 8 and not _PLACEHOLDER.match(bare) and " " not in bare
+    return len(bare) >= 8 and not _PLACEHOLDER.match(bare) and " " not in bare and token_shaped(bare)
+
+
+_WORDS = re.compile(r"[A-Za-z]+(?:[_.-][A-Za-z]+)+|[a-z]+|[A-Z]+")
+"""Letters-only words, alone or joined by `_`, `-` or `.` (`your_github_token`, `INSERT-KEY-HERE`, `password`)."""
+
+
+def token_shaped(value: str) -> bool:
+    """Whether a value has the shape of a secret rather than of a placeholder for one, in any language: printable
+    ASCII (a phrase such as "你的GitHub令牌" is a note to the reader), not letters-only words (`tu_token_de_github`),
+    and varied like a generated token (two of lower case, upper case and digits, or 20 characters or more)."""
+    if not value.isascii() or not value.isprintable() or _WORDS.fullmatch(value):
+        return False
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
+    return classes >= 2 or len(value) >= 20
 
 
 def _redacted(value: str) -> str:

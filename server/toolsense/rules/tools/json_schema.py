@@ -48,6 +48,8 @@ from .schema_codes import (
 )
 from .schema_meta import meta_findings, with_known_types
 from .schema_refs import enum_key, own_values, ref_findings
+from .schema_satisfiable import unsatisfiable
+from .schema_templates import placeholders
 
 _COMPOSITION = ("allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "dependencies", "patternProperties")
 
@@ -101,7 +103,8 @@ def _schema_validity(unit: Unit, limits: LimitsSettings, version: str | None) ->
             walk = walk_schema(target.schema, limits.max_schema_depth, limits.max_subschemas)
         else:
             walk = input_walk(unit, limits.max_schema_depth, limits.max_subschemas)
-        found.extend(located(f, view.label, _LOCATED) for f in check_schema_target(target, walk))
+        checked = placeholders(target.schema, target.pointer, check_schema_target(target, walk))
+        found.extend(located(f, view.label, _LOCATED) for f in checked)
     return tuple(found)
 
 
@@ -128,6 +131,7 @@ def check_schema_target(target: SchemaTarget, walk: SchemaWalk) -> Iterator[Find
         yield from meta_findings(checked, base, target.dialect)
     yield from _required(walk, base)
     yield from _enum_duplicates(walk, base)
+    yield from unsatisfiable(walk, base)
     yield from ref_findings(schema, walk, base)
     if walk.truncated is None and not target.is_output:
         yield from own_values(schema, walk, base, target.dialect)

@@ -141,7 +141,7 @@ def _elsewhere(view: ToolView, ctx: CheckContext, origin: str = "file") -> Itera
     assert view.name is not None
     if origin == "request":
         return  # a request body carries its own tools: another file's tool of the same name is no ambiguity
-    others, total = ctx.registry.elsewhere(view.name, ctx.uri, MAX_RELATED)
+    others, total = ctx.registry.elsewhere(view.name, ctx.uri, MAX_RELATED, view.dialect)
     if not others:
         return
     first = others[0]

@@ -1,7 +1,8 @@
 """Strictness: every object schema — nested, in `items`, in `$defs`, in `anyOf` branches — says `additionalProperties:
-false`, so a model cannot add keys the tool silently ignores. Default warning; `severity.TS220` changes it. Where a
-strict profile applies, the profile's error (TS263) replaces this warning; with the Gemini profile (which rejects the
-keyword) it is not asked for.
+false`, so a model cannot add keys the tool silently ignores. Information by default: outside a strict dialect an
+open object is valid and most real schemas leave it open, so the finding is advice, not a problem (on the wild
+corpus nearly every TS220 was advice on a valid file); `severity.TS220` raises it. Where a strict profile applies,
+the profile's error (TS263) replaces it; with the Gemini profile (which rejects the keyword) it is not asked for.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ FAMILY = "Tool definitions: strictness"
 OPEN_OBJECT = CATALOG.rule(
     "TS220",
     "missing-additional-properties-false",
-    Severity.WARNING,
-    "An object schema without `additionalProperties: false`: the model may send keys the tool ignores.",
+    Severity.INFORMATION,
+    "An object schema without `additionalProperties: false`: the model may send keys the tool ignores (advice "
+    "outside a strict dialect, where TS263 is the error).",
     FAMILY,
     "add `additionalProperties: false` (safe when the object lists its properties)",
 )

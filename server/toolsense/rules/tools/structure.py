@@ -87,7 +87,7 @@ def _unknown_tool_key(finding: Finding, ctx: CheckContext, version: str | None) 
     """An unknown key of a tool: the provider rejects it only when the file is sent as it is (a request body, a
     tools/list result), and a misspelt known key leaves the tool without it: errors. Otherwise it is the app's
     own key, a warning. MCP clients never reject one (the official schema allows any extra member), so for MCP
-    it is always a warning, told by version."""
+    it is always a warning, told by version. A key every tool of a catalogue has is information."""
     key = finding.data.get("key", "")
     if version is not None:
         added, removed = MCP_ADDED.get(key), MCP_REMOVED.get(key)
@@ -101,6 +101,12 @@ def _unknown_tool_key(finding: Finding, ctx: CheckContext, version: str | None) 
     typo = any(isinstance(edit, RenameKey) for fix in finding.fixes for edit in fix.edits)
     if ctx.facts.sent_as_is or typo:
         return finding  # rejected as sent; or a misspelt known key, which leaves the tool without it
+    if finding.pointer == (key,) and key in ctx.facts.shared_keys:
+        # Every tool of the file has it: the catalogue's own member, read by its loader and stripped before a
+        # provider sees the tool. Advice (a file sent as it is keeps the error above).
+        own = ": every tool of this file has it, the catalogue's own key (advice). Valid properties:"
+        message = finding.message.replace(". Valid properties:", own, 1)
+        return dataclasses.replace(finding, message=message, severity=Severity.INFORMATION)
     return dataclasses.replace(finding, severity=Severity.WARNING)
 
 
