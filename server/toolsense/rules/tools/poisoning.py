@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from ...document.jsontree import Pointer
-from ...domain.injection import BLOCK, EXFILTRATE, OVERRIDE, SECRECY, SECRETS, judge
+from ...domain.injection import BLOCK, EXFILTRATE, OVERRIDE, SECRECY, SECRETS, judge, text_signals
 from ...domain.tool import tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Related, Severity
@@ -64,7 +64,7 @@ def poisoning_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(unit.value, dict):
         return
     texts = model_texts(unit)
-    verdict = judge(texts)
+    verdict = judge(texts, ctx.memo.of(text_signals))
     view = tool_view(unit)
     label = view.label if view is not None else "This tool"
     if verdict.poisoned:
