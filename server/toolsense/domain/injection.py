@@ -48,7 +48,7 @@ _SECRET_PLACES = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Search:
     """A pattern of a category, and the words every match of it contains: one word of each group at least, as the
     pattern reads them (case ignored). A text that lacks a group's words is not searched with the pattern."""
@@ -334,7 +334,7 @@ def decoded_forms(text: str) -> list[str]:
     for marker, decode in _DECODERS:
         if marker in plain and (candidate := decode(plain)) != plain:
             forms.append(candidate)
-    if len(plain) >= 20:
+    if len(plain) >= 20 and _BASE64.search(plain) is not None:  # an unspaced hex run is a base64 run too
         for match in _BASE64.finditer(plain):
             token = match.group()
             try:
@@ -391,6 +391,12 @@ _WORDS = frozenset(
 _WORD = re.compile(_trie(_WORDS))
 _PREFIXES = {word: frozenset(other for other in _WORDS if word.startswith(other)) for word in _WORDS}
 """Each word, and the words it starts with: where the scan finds a word, it finds its prefixes too."""
+_NEEDED_BY = {
+    word: frozenset(
+        search for searches in _PATTERNS.values() for search in searches if any(word in g for g in search.needs)
+    )
+    for word in _WORDS
+}
 _CASELESS = str.maketrans({"\u0130": "i", "\u0131": "i"})
 """What `casefold` leaves unlike the letter the regex engine matches them to, case ignored (İ, ı: i)."""
 
@@ -398,7 +404,7 @@ _CASELESS = str.maketrans({"\u0130": "i", "\u0131": "i"})
 def _caseless(text: str) -> str:
     """The text as the patterns compare it, case ignored: a character the regex engine matches to a letter (with
     `re.IGNORECASE`) becomes that letter."""
-    return text.translate(_CASELESS).casefold()
+    return text.lower() if text.isascii() else text.translate(_CASELESS).casefold()
 
 
 def _present(text: str) -> frozenset[str]:
@@ -420,15 +426,21 @@ def text_signals(text: str) -> tuple[tuple[str, str], ...]:
         return ()
     found: dict[str, str] = {}
     for form in decoded_forms(text):
-        collapsed = _SPACES.sub(" ", form)
+        # no whitespace but single spaces (every other whitespace character is unprintable): nothing to collapse
+        collapsed = form if form.isprintable() and "  " not in form else _SPACES.sub(" ", form)
         present = _present(collapsed)
         if not present:
             continue
+        candidates = frozenset().union(*(_NEEDED_BY[word] for word in present))
         for category, searches in _PATTERNS.items():
             if category in found:
                 continue
             for search in searches:
-                if search.may_match(present) and (match := search.pattern.search(collapsed)) is not None:
+                if (
+                    search in candidates
+                    and search.may_match(present)
+                    and (match := search.pattern.search(collapsed)) is not None
+                ):
                     found[category] = match.group().strip()
                     break
     return tuple(found.items())

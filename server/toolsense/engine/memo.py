@@ -7,6 +7,7 @@ memory is bounded and lives as long as the check's context, never in a module.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -18,19 +19,19 @@ LIMIT = 8192
 
 class TextMemo:
     def __init__(self, limit: int = LIMIT) -> None:
-        self._tables: dict[Callable[[str], Any], dict[str, Any]] = {}
+        self._tables: dict[Callable[[str], Any], OrderedDict[str, Any]] = {}
         self._limit = limit
 
     def of(self, function: Callable[[str], T]) -> Callable[[str], T]:
         """`function`, answering a string it was asked before from memory."""
-        table: dict[str, T] = self._tables.setdefault(function, {})
+        table: OrderedDict[str, T] = self._tables.setdefault(function, OrderedDict())
         limit = self._limit
 
         def remembered(text: str) -> T:
             if text in table:
                 return table[text]
             if len(table) >= limit:
-                del table[next(iter(table))]
+                table.popitem(last=False)  # O(1); a dict's first key after many deletions is found by a scan
             answer = table[text] = function(text)
             return answer
 

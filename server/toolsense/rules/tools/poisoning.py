@@ -91,14 +91,10 @@ def _shadowing(
     """The first sentence that names another server's tool and changes how it is used (or any that names one, when
     the tool's texts are hostile anyway)."""
     known: set[str] | None = None
+    named = ctx.memo.of(_all_names if hostile else _steering_names)
     for pointer, text in texts:
-        if len(text) < 12:
-            continue
-        for sentence in _SENTENCE.split(text):
-            if not hostile and _STEERING.search(sentence) is None:
-                continue
-            for match in _TOKEN.finditer(sentence):
-                name = match.group()
+        for sentence, names in named(text):
+            for name in names:
                 if name == own:
                     continue
                 if known is None:
@@ -120,3 +116,19 @@ def _shadowing(
                     ),
                 )
                 return
+
+
+def _all_names(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each sentence of a text with the tool-like names it holds."""
+    if len(text) < 12:
+        return ()
+    return tuple((sentence, names) for sentence in _SENTENCE.split(text) if (names := _names(sentence)))
+
+
+def _steering_names(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The same, of the sentences that change how a tool is called."""
+    return tuple((sentence, names) for sentence, names in _all_names(text) if _STEERING.search(sentence) is not None)
+
+
+def _names(sentence: str) -> tuple[str, ...]:
+    return tuple(match.group() for match in _TOKEN.finditer(sentence))
