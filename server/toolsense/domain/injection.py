@@ -40,6 +40,13 @@ OVERRIDE, SECRECY, BLOCK, SECRETS, EXFILTRATE, OTHER_TOOLS, ADDRESSED, URGENCY =
 WEIGHTS = {OVERRIDE: 3, SECRECY: 2, BLOCK: 2, SECRETS: 2, EXFILTRATE: 2, OTHER_TOOLS: 2, ADDRESSED: 1, URGENCY: 1}
 
 _TARGETS = r"(instructions?|prompts?|rules|directions|guidelines|guardrails|constraints|context|directives|orders)"
+_WHICH = (
+    r"((?: (?:the|previous|prior|above|earlier|preceding|original|other|existing|own|system|safety|security|"
+    r"developer|given|initial))*)"
+)
+"""Words that may stand between "all", "any", "your", "previous" and the instructions they qualify. Another word
+there says which rules are meant ("ignore all validation rules" is a parser's option, not an override); "system"
+alone does not qualify ("override the system prompt of the sub-agent" configures another agent)."""
 _SECRET_PLACES = (
     r"((~|\$home|%userprofile%|/home/\w+|/root)?/\.(ssh|aws|gnupg|kube|docker|cursor|netrc|npmrc|pypirc|"
     r"git-credentials|bash_history|zsh_history)\b|\bid_(rsa|ed25519|ecdsa)\b|\bmcp\.json\b|"
@@ -79,7 +86,7 @@ _PATTERNS: dict[str, tuple[_Search, ...]] = {
         _Search(
             re.compile(
                 r"\b(ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(previous|prior|above|earlier|all|any|"
-                r"other|system|your|existing|preceding|original)\b[^.\n]{0,30}\b" + _TARGETS,
+                r"other|your|existing|preceding|original)\b" + _WHICH + r" " + _TARGETS,
                 _I,
             ),
             ((_OVERRIDE_VERBS, _TARGET_WORDS)),
@@ -90,10 +97,15 @@ _PATTERNS: dict[str, tuple[_Search, ...]] = {
         ),
         _Search(
             re.compile(
-                r"ignor(a|ar|e|ez|er)\b[^.\n]{0,30}\b(instrucciones|instructions|instruções|istruzioni)\b|"
-                r"ignorier\w*\b[^.\n]{0,30}\b(anweisungen|instruktionen)|"
+                r"ignor(a|ar|e|ez|er)\b[^.\n]{0,30}\b(todas|todos|tus|sus|cualquier|toutes|tous|tes|vos|tutte|tutti|"
+                r"tue|suas|tuas)\b[^.\n]{0,20}\b(instrucciones|instructions|instruções|istruzioni)\b|"
+                r"ignor(a|ar|e|ez|er)\b[^.\n]{0,30}\b(instrucciones|instructions|instruções|istruzioni) (anteriores|"
+                r"previas|precedentes|précédentes|antérieures|precedenti|del sistema|du système|do sistema)\b|"
+                r"ignorier\w*\b[^.\n]{0,30}\b(alle|sämtliche|deine|ihre|vorherigen|vorigen|früheren|bisherigen|obigen|"
+                r"vorangegangenen|ursprünglichen)\b[^.\n]{0,20}\b(anweisungen|instruktionen)|"
                 r"(игнорируй|проигнорируй|забудь)[^.\n]{0,40}(инструкци|указани)|"
-                r"忽略[^。\n]{0,12}(指令|指示|说明|提示)|以前の指示を無視|前の指示を無視|이전 지시(를|사항을)? 무시",
+                r"忽略[^。\n]{0,6}(之前|以前|先前|此前|上面|以上|上述|前面|所有|全部|一切|原来|原有|原始|系统|你的)[^。\n]{0,8}"
+                r"(指令|指示|说明|提示)|以前の指示を無視|前の指示を無視|이전 지시(를|사항을)? 무시",
                 _I,
             ),
             (("ignor", "игнорируй", "забудь", "忽略", "指示を無視", "이전 지시"),),
@@ -285,6 +297,8 @@ class Signal:
     category: str
     pointer: Pointer
     excerpt: str
+    text: int = 0
+    """Which of the texts `judge` was given (its index)."""
 
 
 @dataclass(frozen=True)
@@ -305,7 +319,10 @@ class Verdict:
 
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")
-_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){12,}\b")
+_HEX = re.compile(r"\b[0-9a-fA-F]{2}(?: ?[0-9a-fA-F]{2}){11,}\b")
+"""Twelve bytes or more of hex, written together or spaced (`bytes.fromhex` reads both)."""
+_ENCODED = re.compile(r"[A-Za-z0-9+/_-]{20}|\b[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}\b")
+"""What any base64 or hex run holds: the test before looking for them (a long hex run is a base64 run too)."""
 _ESCAPED = re.compile(r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})")
 
 
@@ -314,8 +331,9 @@ def _printable(data: bytes) -> str | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    letters = sum(ch.isalpha() or ch == " " for ch in text)
-    return text if text and letters >= 0.75 * len(text) and " " in text else None
+    letters = sum(ch.isalpha() or ch.isspace() for ch in text)
+    # words apart: by spaces, or by newlines or tabs (which `judge` reads as spaces)
+    return text if text and letters >= 0.75 * len(text) and any(ch.isspace() for ch in text) else None
 
 
 def decoded_forms(text: str) -> list[str]:
@@ -334,7 +352,7 @@ def decoded_forms(text: str) -> list[str]:
     for marker, decode in _DECODERS:
         if marker in plain and (candidate := decode(plain)) != plain:
             forms.append(candidate)
-    if len(plain) >= 20 and _BASE64.search(plain) is not None:  # an unspaced hex run is a base64 run too
+    if len(plain) >= 20 and _ENCODED.search(plain) is not None:
         for match in _BASE64.finditer(plain):
             token = match.group()
             try:
@@ -355,7 +373,20 @@ def _unescape(match: re.Match[str]) -> str:
     return chr(int(match.group(1) or match.group(2), 16))
 
 
-_LOOK_ALIKES = str.maketrans(CONFUSABLE_LETTERS)
+def _small_capitals() -> dict[str, str]:
+    """Small capitals (ɪɢɴᴏʀᴇ): letters a model reads as the plain ones, which NFKC leaves as they are. From the
+    Unicode names of the IPA, phonetic and Latin extension blocks (`LATIN LETTER SMALL CAPITAL I`)."""
+    found: dict[str, str] = {}
+    for block in ((0x0250, 0x02B0), (0x1D00, 0x1D80), (0xA720, 0xA800), (0x1DF00, 0x1E000)):
+        for code in range(*block):
+            name = unicodedata.name(chr(code), "")
+            letter = name.removeprefix("LATIN LETTER SMALL CAPITAL ")
+            if letter != name and len(letter) == 1:
+                found[chr(code)] = letter.lower()
+    return found
+
+
+_LOOK_ALIKES = str.maketrans({**CONFUSABLE_LETTERS, **_small_capitals()})
 _DECODERS: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("&", html.unescape),
     ("%", unquote),
@@ -452,9 +483,9 @@ def judge(
     """Score a tool's texts together: the first signal of each category counts once, wherever it is.
     `signals_of` is `text_signals`, or the same remembered for a check (`CheckContext.memo`)."""
     found: dict[str, Signal] = {}
-    for pointer, text in texts:
+    for index, (pointer, text) in enumerate(texts):
         for category, excerpt in signals_of(text):
             if category not in found:
-                found[category] = Signal(category, pointer, excerpt)
+                found[category] = Signal(category, pointer, excerpt, index)
     signals = tuple(sorted(found.values(), key=lambda s: -WEIGHTS[s.category]))
     return Verdict(sum(WEIGHTS[s.category] for s in signals), signals)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
 
 from ...document.jsontree import Pointer
 from ...domain.injection import BLOCK, EXFILTRATE, OVERRIDE, SECRECY, SECRETS, judge, text_signals
@@ -54,9 +56,34 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _HOSTILE = {OVERRIDE, SECRECY, BLOCK, SECRETS, EXFILTRATE}
 
 
-def model_texts(unit: Unit) -> list[tuple[Pointer, str]]:
-    """Every string value of the tool (keys are judged by TS290 only)."""
-    return [(pointer, text) for pointer, text, is_key in strings(unit.value) if not is_key]
+@dataclass(frozen=True)
+class ModelText:
+    """A text of the tool the model reads: a string value, a key (a property name reaches the model with the
+    schema), or the strings of one list read as one text (a sentence split over enum values)."""
+
+    pointer: Pointer
+    text: str
+    kind: Literal["value", "key", "list"] = "value"
+
+
+def model_texts(unit: Unit) -> list[ModelText]:
+    """Every string value and key of the tool, then each list of two strings or more joined by spaces."""
+    texts: list[ModelText] = []
+    lists: dict[Pointer, list[str]] = {}
+    for pointer, text, is_key in strings(unit.value):
+        texts.append(ModelText(pointer, text, "key" if is_key else "value"))
+        if not is_key and pointer and isinstance(pointer[-1], int):
+            lists.setdefault(pointer[:-1], []).append(text)
+    texts += [ModelText(pointer, " ".join(items), "list") for pointer, items in lists.items() if len(items) > 1]
+    return texts
+
+
+def _where(text: ModelText) -> str:
+    if text.kind == "key":
+        return f"the key {visible(text.text, 40)} of `{dotted(text.pointer[:-1])}`"
+    if text.kind == "list":
+        return f"`{dotted(text.pointer)}` read as one text"
+    return f"`{dotted(text.pointer)}`"
 
 
 @CATALOG.unit_check("tool")
@@ -64,14 +91,14 @@ def poisoning_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(unit.value, dict):
         return
     texts = model_texts(unit)
-    verdict = judge(texts, ctx.memo.of(text_signals))
+    verdict = judge([(t.pointer, t.text) for t in texts], ctx.memo.of(text_signals))
     view = tool_view(unit)
     label = view.label if view is not None else "This tool"
     if verdict.poisoned:
         first = verdict.signals[0]
-        parts = [f"{s.category} ({visible(s.excerpt, 40)} in `{dotted(s.pointer)}`)" for s in verdict.signals]
+        parts = [f"{s.category} ({visible(s.excerpt, 40)} in {_where(texts[s.text])})" for s in verdict.signals]
         related = tuple(
-            Related(f"{s.category}: {visible(s.excerpt, 40)}", s.pointer)
+            Related(f"{s.category}: {visible(s.excerpt, 40)}", s.pointer, target=_target(texts[s.text]))
             for s in verdict.signals[1:]
             if s.pointer != first.pointer
         )
@@ -79,10 +106,16 @@ def poisoning_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             INSTRUCTIONS.code,
             f"{label[0].upper()}{label[1:]} carries instructions aimed at the model: " + "; ".join(parts),
             first.pointer,
+            _target(texts[first.text]),
             related=related,
         )
     own = view.name if view is not None else None
-    yield from _shadowing(texts, own, bool(_HOSTILE & set(verdict.categories)), ctx)
+    values = [(t.pointer, t.text) for t in texts if t.kind == "value"]
+    yield from _shadowing(values, own, bool(_HOSTILE & set(verdict.categories)), ctx)
+
+
+def _target(text: ModelText) -> Literal["key", "value"]:
+    return "key" if text.kind == "key" else "value"
 
 
 def _shadowing(
