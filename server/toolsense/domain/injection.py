@@ -17,7 +17,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote
 
@@ -62,6 +62,8 @@ class _Search:
 
     pattern: re.Pattern[str]
     needs: tuple[tuple[str, ...], ...]
+    category: str = ""
+    """Set by `_categorised` when the table below is built."""
 
     def may_match(self, present: frozenset[str]) -> bool:
         return all(not present.isdisjoint(group) for group in self.needs)
@@ -81,7 +83,7 @@ _SECRET_THINGS = ("api", "private key", "credentials", "password", "access token
                   "ssh key", "conversation history", "chat history", "system prompt", "previous messages",
                   "seed phrase", "mnemonic")  # fmt: skip
 
-_PATTERNS: dict[str, tuple[_Search, ...]] = {
+_SEARCHES: dict[str, tuple[_Search, ...]] = {
     OVERRIDE: (
         _Search(
             re.compile(
@@ -318,6 +320,13 @@ class Verdict:
         return OVERRIDE in categories or sum(WEIGHTS[c] >= 2 for c in categories) >= 2
 
 
+def _categorised(table: dict[str, tuple[_Search, ...]]) -> dict[str, tuple[_Search, ...]]:
+    """The same table, each search knowing its category."""
+    return {category: tuple(replace(s, category=category) for s in searches) for category, searches in table.items()}
+
+
+_PATTERNS = _categorised(_SEARCHES)
+
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")
 _HEX = re.compile(r"\b[0-9a-fA-F]{2}(?: ?[0-9a-fA-F]{2}){11,}\b")
 """Twelve bytes or more of hex, written together or spaced (`bytes.fromhex` reads both)."""
@@ -422,6 +431,7 @@ _WORDS = frozenset(
 _WORD = re.compile(_trie(_WORDS))
 _PREFIXES = {word: frozenset(other for other in _WORDS if word.startswith(other)) for word in _WORDS}
 """Each word, and the words it starts with: where the scan finds a word, it finds its prefixes too."""
+_ORDER = {search: order for order, search in enumerate(s for searches in _PATTERNS.values() for s in searches)}
 _NEEDED_BY = {
     word: frozenset(
         search for searches in _PATTERNS.values() for search in searches if any(word in g for g in search.needs)
@@ -462,18 +472,12 @@ def text_signals(text: str) -> tuple[tuple[str, str], ...]:
         present = _present(collapsed)
         if not present:
             continue
-        candidates = frozenset().union(*(_NEEDED_BY[word] for word in present))
-        for category, searches in _PATTERNS.items():
-            if category in found:
+        candidates = sorted(frozenset().union(*(_NEEDED_BY[word] for word in present)), key=_ORDER.__getitem__)
+        for search in candidates:  # in the categories' order, then their patterns'
+            if search.category in found or not search.may_match(present):
                 continue
-            for search in searches:
-                if (
-                    search in candidates
-                    and search.may_match(present)
-                    and (match := search.pattern.search(collapsed)) is not None
-                ):
-                    found[category] = match.group().strip()
-                    break
+            if (match := search.pattern.search(collapsed)) is not None:
+                found[search.category] = match.group().strip()
     return tuple(found.items())
 
 
@@ -484,6 +488,8 @@ def judge(
     `signals_of` is `text_signals`, or the same remembered for a check (`CheckContext.memo`)."""
     found: dict[str, Signal] = {}
     for index, (pointer, text) in enumerate(texts):
+        if len(text) < 6:
+            continue  # too short to say anything (and not worth remembering)
         for category, excerpt in signals_of(text):
             if category not in found:
                 found[category] = Signal(category, pointer, excerpt, index)

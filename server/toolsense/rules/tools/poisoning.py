@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ...document.jsontree import Pointer
 from ...domain.injection import BLOCK, EXFILTRATE, OVERRIDE, SECRECY, SECRETS, judge, text_signals
@@ -56,8 +55,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _HOSTILE = {OVERRIDE, SECRECY, BLOCK, SECRETS, EXFILTRATE}
 
 
-@dataclass(frozen=True)
-class ModelText:
+class ModelText(NamedTuple):
     """A text of the tool the model reads: a string value, a key (a property name reaches the model with the
     schema), or the strings of one list read as one text (a sentence split over enum values)."""
 
@@ -126,6 +124,8 @@ def _shadowing(
     known: set[str] | None = None
     named = ctx.memo.of(_all_names if hostile else _steering_names)
     for pointer, text in texts:
+        if len(text) < 12:
+            continue  # no sentence that names a tool and says how to use it
         for sentence, names in named(text):
             for name in names:
                 if name == own:
@@ -153,8 +153,6 @@ def _shadowing(
 
 def _all_names(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Each sentence of a text with the tool-like names it holds."""
-    if len(text) < 12:
-        return ()
     return tuple((sentence, names) for sentence in _SENTENCE.split(text) if (names := _names(sentence)))
 
 
