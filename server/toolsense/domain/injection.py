@@ -72,6 +72,7 @@ class _Search:
 _OVERRIDE_VERBS = ("ignore", "disregard", "forget", "override", "bypass")
 _TARGET_WORDS = ("instruction", "prompt", "rules", "direction", "guideline", "guardrail", "constraint", "context",
                  "directive", "orders")  # fmt: skip
+_UNTOLD = ("telling", "informing", "notifying", "alerting", "asking", "mentioning", "showing")
 _NEGATIONS = ("do not", "don't", "dont", "never", "must not", "should not")
 _SECRET_PLACE_WORDS = ("/.", "id_", "mcp.json", "claude_desktop_config", "/etc/", ".env", "wallet.dat", "keychain",
                        "cookies.sqlite")  # fmt: skip
@@ -134,7 +135,7 @@ _SEARCHES: dict[str, tuple[_Search, ...]] = {
             ),
             (
                 (
-                    "without",
+                    *(f"without {verb}" for verb in _UNTOLD),
                     "must not",
                     "should not",
                     "will not",
@@ -330,8 +331,12 @@ _PATTERNS = _categorised(_SEARCHES)
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")
 _HEX = re.compile(r"\b[0-9a-fA-F]{2}(?: ?[0-9a-fA-F]{2}){11,}\b")
 """Twelve bytes or more of hex, written together or spaced (`bytes.fromhex` reads both)."""
-_ENCODED = re.compile(r"[A-Za-z0-9+/_-]{20}|\b[0-9a-fA-F]{2} [0-9a-fA-F]{2} [0-9a-fA-F]{2}\b")
-"""What any base64 or hex run holds: the test before looking for them (a long hex run is a base64 run too)."""
+_ENCODED = (
+    re.compile(r"[A-Za-z0-9+/_-]{20}"),
+    re.compile(r"[0-9a-fA-F][0-9a-fA-F] [0-9a-fA-F][0-9a-fA-F] [0-9a-fA-F]"),
+)
+"""What any base64 or hex run holds: the tests before looking for them (a long hex run is a base64 run too; two
+simple searches cost less than one alternation)."""
 _ESCAPED = re.compile(r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})")
 
 
@@ -361,7 +366,7 @@ def decoded_forms(text: str) -> list[str]:
     for marker, decode in _DECODERS:
         if marker in plain and (candidate := decode(plain)) != plain:
             forms.append(candidate)
-    if len(plain) >= 20 and _ENCODED.search(plain) is not None:
+    if len(plain) >= 20 and any(test.search(plain) is not None for test in _ENCODED):
         for match in _BASE64.finditer(plain):
             token = match.group()
             try:

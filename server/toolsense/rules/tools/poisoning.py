@@ -55,48 +55,59 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _HOSTILE = {OVERRIDE, SECRECY, BLOCK, SECRETS, EXFILTRATE}
 
 
-class ModelText(NamedTuple):
-    """A text of the tool the model reads: a string value, a key (a property name reaches the model with the
-    schema), or the strings of one list read as one text (a sentence split over enum values)."""
+class ModelTexts(NamedTuple):
+    """The texts of a tool the model reads: every string value and key (a property name reaches the model with the
+    schema), then the strings of each list read as one text (a sentence split over enum values)."""
 
-    pointer: Pointer
-    text: str
-    kind: Literal["value", "key", "list"] = "value"
+    texts: list[tuple[Pointer, str]]
+    keys: set[int]
+    """The indexes of the texts that are keys."""
+    lists_from: int
+    """The index of the first list read as one text."""
+
+    def where(self, index: int) -> str:
+        pointer, text = self.texts[index]
+        if index in self.keys:
+            return f"the key {visible(text, 40)} of `{dotted(pointer[:-1])}`"
+        if index >= self.lists_from:
+            return f"`{dotted(pointer)}` read as one text"
+        return f"`{dotted(pointer)}`"
+
+    def target(self, index: int) -> Literal["key", "value"]:
+        return "key" if index in self.keys else "value"
+
+    def values(self) -> list[tuple[Pointer, str]]:
+        return [text for index, text in enumerate(self.texts[: self.lists_from]) if index not in self.keys]
 
 
-def model_texts(unit: Unit) -> list[ModelText]:
-    """Every string value and key of the tool, then each list of two strings or more joined by spaces."""
-    texts: list[ModelText] = []
+def model_texts(unit: Unit) -> ModelTexts:
+    texts: list[tuple[Pointer, str]] = []
+    keys: set[int] = set()
     lists: dict[Pointer, list[str]] = {}
     for pointer, text, is_key in strings(unit.value):
-        texts.append(ModelText(pointer, text, "key" if is_key else "value"))
-        if not is_key and pointer and isinstance(pointer[-1], int):
+        if is_key:
+            keys.add(len(texts))
+        elif pointer and type(pointer[-1]) is int:
             lists.setdefault(pointer[:-1], []).append(text)
-    texts += [ModelText(pointer, " ".join(items), "list") for pointer, items in lists.items() if len(items) > 1]
-    return texts
-
-
-def _where(text: ModelText) -> str:
-    if text.kind == "key":
-        return f"the key {visible(text.text, 40)} of `{dotted(text.pointer[:-1])}`"
-    if text.kind == "list":
-        return f"`{dotted(text.pointer)}` read as one text"
-    return f"`{dotted(text.pointer)}`"
+        texts.append((pointer, text))
+    lists_from = len(texts)
+    texts += [(pointer, " ".join(items)) for pointer, items in lists.items() if len(items) > 1]
+    return ModelTexts(texts, keys, lists_from)
 
 
 @CATALOG.unit_check("tool")
 def poisoning_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(unit.value, dict):
         return
-    texts = model_texts(unit)
-    verdict = judge([(t.pointer, t.text) for t in texts], ctx.memo.of(text_signals))
+    read = model_texts(unit)
+    verdict = judge(read.texts, ctx.memo.of(text_signals))
     view = tool_view(unit)
     label = view.label if view is not None else "This tool"
     if verdict.poisoned:
         first = verdict.signals[0]
-        parts = [f"{s.category} ({visible(s.excerpt, 40)} in {_where(texts[s.text])})" for s in verdict.signals]
+        parts = [f"{s.category} ({visible(s.excerpt, 40)} in {read.where(s.text)})" for s in verdict.signals]
         related = tuple(
-            Related(f"{s.category}: {visible(s.excerpt, 40)}", s.pointer, target=_target(texts[s.text]))
+            Related(f"{s.category}: {visible(s.excerpt, 40)}", s.pointer, target=read.target(s.text))
             for s in verdict.signals[1:]
             if s.pointer != first.pointer
         )
@@ -104,16 +115,11 @@ def poisoning_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             INSTRUCTIONS.code,
             f"{label[0].upper()}{label[1:]} carries instructions aimed at the model: " + "; ".join(parts),
             first.pointer,
-            _target(texts[first.text]),
+            read.target(first.text),
             related=related,
         )
     own = view.name if view is not None else None
-    values = [(t.pointer, t.text) for t in texts if t.kind == "value"]
-    yield from _shadowing(values, own, bool(_HOSTILE & set(verdict.categories)), ctx)
-
-
-def _target(text: ModelText) -> Literal["key", "value"]:
-    return "key" if text.kind == "key" else "value"
+    yield from _shadowing(read.values(), own, bool(_HOSTILE & set(verdict.categories)), ctx)
 
 
 def _shadowing(
@@ -158,6 +164,8 @@ def _all_names(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 def _steering_names(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The same, of the sentences that change how a tool is called."""
+    if _STEERING.search(text) is None:
+        return ()  # a sentence's match is a match in the whole text
     return tuple((sentence, names) for sentence, names in _all_names(text) if _STEERING.search(sentence) is not None)
 
 
