@@ -7,6 +7,10 @@ category: overriding instructions, secrecy from the user, `<IMPORTANT>`-style bl
 data to an address, steering other tools, addressing the model, urgency. A tool is judged on the categories its
 texts show together, so splitting the payload over fields does not hide it and one benign phrase (a webhook's URL,
 "use this tool first") is not enough.
+
+Reading must cost close to nothing (the rule is on by default, and a file may hold 5,000 tools): each pattern lists
+the words any match of it holds, one trie regex finds those words in a text, and only the patterns whose words are
+there are searched; each decoding runs only where the text holds what it decodes (`text_signals`).
 """
 
 from __future__ import annotations
@@ -92,7 +96,7 @@ _SEARCHES: dict[str, tuple[_Search, ...]] = {
                 r"other|your|existing|preceding|original)\b" + _WHICH + r" " + _TARGETS,
                 _I,
             ),
-            ((_OVERRIDE_VERBS, _TARGET_WORDS)),
+            (_OVERRIDE_VERBS, _TARGET_WORDS),
         ),
         _Search(
             re.compile(r"\bnew (system )?instructions?\s*:|\byou are now (in )?(developer|dan|admin|god)\b", _I),
@@ -121,7 +125,7 @@ _SEARCHES: dict[str, tuple[_Search, ...]] = {
                 r"show|let|explain)\b[^.\n]{0,30}\b(user|human|anyone|them)\b",
                 _I,
             ),
-            ((_NEGATIONS, ("user", "human", "anyone", "them"))),
+            (_NEGATIONS, ("user", "human", "anyone", "them")),
         ),
         _Search(
             re.compile(
@@ -185,11 +189,11 @@ _SEARCHES: dict[str, tuple[_Search, ...]] = {
                 + _SECRET_PLACES,
                 _I,
             ),
-            ((_READ_VERBS, _SECRET_PLACE_WORDS)),
+            (_READ_VERBS, _SECRET_PLACE_WORDS),
         ),
         _Search(
             re.compile(_SECRET_PLACES + r"[^.\n]{0,40}\b(contents?|file|and (pass|send|include|put))\b", _I),
-            ((_SECRET_PLACE_WORDS, ("content", "file", "and pass", "and send", "and include", "and put"))),
+            (_SECRET_PLACE_WORDS, ("content", "file", "and pass", "and send", "and include", "and put")),
         ),
         _Search(
             re.compile(
@@ -199,7 +203,7 @@ _SEARCHES: dict[str, tuple[_Search, ...]] = {
                 r"system prompt|previous messages|seed phrase|mnemonic)\b",
                 _I,
             ),
-            ((_TAKE_VERBS, _SECRET_THINGS)),
+            (_TAKE_VERBS, _SECRET_THINGS),
         ),
     ),
     EXFILTRATE: (
@@ -219,7 +223,7 @@ _SEARCHES: dict[str, tuple[_Search, ...]] = {
                 r"key|keys|token|secret|file|history|credentials|password)s?\b",
                 _I,
             ),
-            ((("include", "put", "pass", "add", "append", "embed", "encode"), ("parameter", "argument", "field"))),
+            (("include", "put", "pass", "add", "append", "embed", "encode"), ("parameter", "argument", "field")),
         ),
     ),
     OTHER_TOOLS: (
@@ -229,7 +233,7 @@ _SEARCHES: dict[str, tuple[_Search, ...]] = {
                 r"loaded|installed|enabled)",
                 _I,
             ),
-            ((("this tool", "these tools"), ("available", "present", "loaded", "installed", "enabled"))),
+            (("this tool", "these tools"), ("available", "present", "loaded", "installed", "enabled")),
         ),
         _Search(
             re.compile(
