@@ -113,3 +113,12 @@ def test_the_memo_answers_from_memory_and_forgets_the_oldest_past_its_limit() ->
     remembered = TextMemo(limit=2).of(length)
     assert [remembered(t) for t in ("ab", "ab", "abc", "abcd", "ab")] == [2, 2, 3, 4, 2]
     assert asked == ["ab", "abc", "abcd", "ab"]  # "ab" was forgotten when "abcd" came
+
+
+def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
+    """`text_signals` leaves a printable text without two spaces in a row as it is instead of collapsing its
+    whitespace: that is the same only while this holds."""
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if not 0xD800 <= code <= 0xDFFF and char != " " and re.fullmatch(r"\s", char):
+            assert not char.isprintable(), f"U+{code:04X}"
