@@ -5,10 +5,11 @@
     python scripts/security_accuracy.py --check    also exit 1 when a target is missed
 
 Benign set: every tool and configuration in ../shared/corpus (when present), the wild corpus (tests/corpus/wild,
-or --wild DIR) and the hand-written benign cases (tests/corpus/security/benign: text of other languages and emoji
-that carries invisible characters legitimately), each repository its own workspace (every .json, .jsonl and .snap file,
-named explicitly), checked with the `mcp-security` profile on: every finding of the
-security rules is counted by severity (target: no error; warnings listed to be judged).
+or --wild DIR), the hand-written benign cases of text in other languages and emoji that carry invisible characters
+legitimately (tests/corpus/security/benign) and the hand-written benign set of instructions-like wording
+(tests/corpus/security_benign), each repository its own workspace (every .json, .jsonl and .snap file, named
+explicitly), checked with the `mcp-security` profile on: every finding of the security rules is counted by
+severity (target: no error; warnings listed to be judged).
 Malicious set: tests/corpus/security but its benign folder (MANIFEST.tsv says which rule must find which tool
 or server entry), checked as one workspace (so a tool can shadow another server's). Targets: rules 1–3
 (TS290–TS293) find at least 90 % of their rows, every configuration row is found, and the negative controls of the
@@ -44,6 +45,8 @@ JUDGED = SECURITY / "benign_judged.tsv"
 """Findings on the benign set judged right: files there that are malicious on purpose (a scanner's fixtures)."""
 SHARED = ROOT.parent / "shared" / "corpus"
 WILD = ROOT / "tests" / "corpus" / "wild"
+HAND_BENIGN = ROOT / "tests" / "corpus" / "security_benign"
+"""Benign texts an earlier version of a rule reported (the adversarial campaigns' false positives)."""
 TEXT_RULES = ("TS290", "TS291", "TS292", "TS293")
 CONFIG_RULES = ("TS940", "TS941", "TS942", "TS943", "TS944")
 COMBINATION_RULES = ("TS295",)
@@ -231,7 +234,12 @@ def _tables(benign_results: list[Benign], result: Malicious) -> tuple[str, list[
 
 
 def _sources(wild: Path) -> list[tuple[str, Path]]:
-    return [("../shared/corpus", SHARED), ("wild corpus", wild), ("hand-written benign cases", BENIGN)]
+    return [
+        ("../shared/corpus", SHARED),
+        ("wild corpus", wild),
+        ("hand-written benign cases", BENIGN),
+        ("hand-written benign", HAND_BENIGN),
+    ]
 
 
 def markdown(wild: Path = WILD) -> str:

@@ -13,6 +13,7 @@ from ..settings import Settings
 from .catalog import Catalog
 from .equality import json_equal
 from .filefacts import NO_FACTS, FileFacts
+from .memo import TextMemo
 from .schemas import closest
 
 if TYPE_CHECKING:
@@ -240,6 +241,8 @@ class CheckContext:
     """The workspace folder (LSP) or the current directory (CLI), for naming other files in messages."""
     catalog: Catalog = field(kw_only=True)
     """The rules and checks to run (`toolsense.rules.CATALOG`): given, so the engine never imports the rules."""
+    memo: TextMemo = field(default_factory=TextMemo, kw_only=True, compare=False, repr=False)
+    """What rules computed from a string during this check (the same texts recur across a file's tools)."""
 
     def display_path(self, uri: str) -> str:
         """Another file as messages name it: relative to the workspace root; else relative to the folder this

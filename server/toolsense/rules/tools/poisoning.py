@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Literal, NamedTuple
 
 from ...document.jsontree import Pointer
-from ...domain.injection import BLOCK, EXFILTRATE, OVERRIDE, SECRECY, SECRETS, judge
+from ...domain.injection import BLOCK, EXFILTRATE, OVERRIDE, SECRECY, SECRETS, judge, text_signals
 from ...domain.tool import tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Related, Severity
@@ -54,24 +55,59 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _HOSTILE = {OVERRIDE, SECRECY, BLOCK, SECRETS, EXFILTRATE}
 
 
-def model_texts(unit: Unit) -> list[tuple[Pointer, str]]:
-    """Every string value of the tool (keys are judged by TS290 only)."""
-    return [(pointer, text) for pointer, text, is_key in strings(unit.value) if not is_key]
+class ModelTexts(NamedTuple):
+    """The texts of a tool the model reads: every string value and key (a property name reaches the model with the
+    schema), then the strings of each list read as one text (a sentence split over enum values)."""
+
+    texts: list[tuple[Pointer, str]]
+    keys: set[int]
+    """The indexes of the texts that are keys."""
+    lists_from: int
+    """The index of the first list read as one text."""
+
+    def where(self, index: int) -> str:
+        pointer, text = self.texts[index]
+        if index in self.keys:
+            return f"the key {visible(text, 40)} of `{dotted(pointer[:-1])}`"
+        if index >= self.lists_from:
+            return f"`{dotted(pointer)}` read as one text"
+        return f"`{dotted(pointer)}`"
+
+    def target(self, index: int) -> Literal["key", "value"]:
+        return "key" if index in self.keys else "value"
+
+    def values(self) -> list[tuple[Pointer, str]]:
+        return [text for index, text in enumerate(self.texts[: self.lists_from]) if index not in self.keys]
+
+
+def model_texts(unit: Unit) -> ModelTexts:
+    texts: list[tuple[Pointer, str]] = []
+    keys: set[int] = set()
+    lists: dict[Pointer, list[str]] = {}
+    for pointer, text, is_key in strings(unit.value):
+        if is_key:
+            keys.add(len(texts))
+        elif pointer and type(pointer[-1]) is int:
+            lists.setdefault(pointer[:-1], []).append(text)
+        texts.append((pointer, text))
+    lists_from = len(texts)
+    texts += [(pointer, " ".join(items)) for pointer, items in lists.items() if len(items) > 1]
+    return ModelTexts(texts, keys, lists_from)
 
 
 @CATALOG.unit_check("tool")
 def poisoning_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     if not isinstance(unit.value, dict):
         return
-    texts = model_texts(unit)
-    verdict = judge(texts)
+    read = model_texts(unit)
+    verdict = judge(read.texts, ctx.memo.of(text_signals))
     view = tool_view(unit)
     label = view.label if view is not None else "This tool"
     if verdict.poisoned:
         first = verdict.signals[0]
-        parts = [f"{s.category} ({visible(s.excerpt, 40)} in `{dotted(s.pointer)}`)" for s in verdict.signals]
+        parts = [f"{s.category} ({visible(s.excerpt, 40)} in {read.where(s.text)})" for s in verdict.signals]
         related = tuple(
-            Related(f"{s.category}: {visible(s.excerpt, 40)}", s.pointer)
+            Related(f"{s.category}: {visible(s.excerpt, 40)}", s.pointer, target=read.target(s.text))
             for s in verdict.signals[1:]
             if s.pointer != first.pointer
         )
@@ -79,10 +115,11 @@ def poisoning_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
             INSTRUCTIONS.code,
             f"{label[0].upper()}{label[1:]} carries instructions aimed at the model: " + "; ".join(parts),
             first.pointer,
+            read.target(first.text),
             related=related,
         )
     own = view.name if view is not None else None
-    yield from _shadowing(texts, own, bool(_HOSTILE & set(verdict.categories)), ctx)
+    yield from _shadowing(read.values(), own, bool(_HOSTILE & set(verdict.categories)), ctx)
 
 
 def _shadowing(
@@ -91,14 +128,12 @@ def _shadowing(
     """The first sentence that names another server's tool and changes how it is used (or any that names one, when
     the tool's texts are hostile anyway)."""
     known: set[str] | None = None
+    named = ctx.memo.of(_all_names if hostile else _steering_names)
     for pointer, text in texts:
         if len(text) < 12:
-            continue
-        for sentence in _SENTENCE.split(text):
-            if not hostile and _STEERING.search(sentence) is None:
-                continue
-            for match in _TOKEN.finditer(sentence):
-                name = match.group()
+            continue  # no sentence that names a tool and says how to use it
+        for sentence, names in named(text):
+            for name in names:
                 if name == own:
                     continue
                 if known is None:
@@ -120,3 +155,19 @@ def _shadowing(
                     ),
                 )
                 return
+
+
+def _all_names(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each sentence of a text with the tool-like names it holds."""
+    return tuple((sentence, names) for sentence in _SENTENCE.split(text) if (names := _names(sentence)))
+
+
+def _steering_names(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The same, of the sentences that change how a tool is called."""
+    if _STEERING.search(text) is None:
+        return ()  # a sentence's match is a match in the whole text
+    return tuple((sentence, names) for sentence, names in _all_names(text) if _STEERING.search(sentence) is not None)
+
+
+def _names(sentence: str) -> tuple[str, ...]:
+    return tuple(match.group() for match in _TOKEN.finditer(sentence))
