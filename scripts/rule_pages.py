@@ -123,7 +123,8 @@ def family_anchor(family: str) -> str:
 def _fence(example: Example) -> list[str]:
     lines = [f"`{example.file}`:", "", "```json", example.json, "```", ""]
     for name, text in example.extra.items():
-        lines += [f"with `{name}` in the same workspace:", "", "```json", text.strip("\n"), "```", ""]
+        language = "python" if name.endswith(".py") else "json"
+        lines += [f"with `{name}` in the same workspace:", "", f"```{language}", text.strip("\n"), "```", ""]
     if example.config:
         lines += ["and this `toolsense.toml`:", "", "```toml", example.config.strip("\n"), "```", ""]
     return lines
