@@ -16,10 +16,11 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
@@ -157,8 +158,8 @@ def render(rule: Rule, doc: RuleDoc, accuracy: str) -> str:
     lines += ["## Example", ""]
     if doc.wrong is not None and doc.right is not None:
         found = f": {doc.wrong.message}…" if doc.wrong.message else ""
-        lines += ["Wrong:", ""] + _fence(doc.wrong)
-        lines += [f"`toolsense check` reports **{rule.code}**{found}", "", "Right:", ""] + _fence(doc.right)
+        lines += ["Wrong:", "", *_fence(doc.wrong)]
+        lines += [f"`toolsense check` reports **{rule.code}**{found}", "", "Right:", "", *_fence(doc.right)]
         lines += [f"No {rule.code}.", ""]
     else:
         lines += [f"No example the test suite can run: {doc.not_runnable}", ""]
