@@ -14,8 +14,12 @@ every example through the checker and keeps the pages equal to this script's out
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +29,7 @@ import tomllib
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
+from toolsense.cli import main as toolsense  # noqa: E402
 from toolsense.engine.catalog import Rule  # noqa: E402
 from toolsense.rules import CATALOG  # noqa: E402
 
@@ -131,6 +136,53 @@ def _fence(example: Example) -> list[str]:
     return lines
 
 
+def check(example: Example) -> list[dict[str, Any]]:
+    """The diagnostics `toolsense check --format json` gives the example's files (and configuration), each path
+    relative to the example's folder."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder).resolve()
+        for name, text in {example.file: example.json, **example.extra}.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text.strip("\n") + "\n", encoding="utf-8")
+        args = ["check", str(root), "--format", "json", "--jobs", "1"]
+        if example.config:
+            (root / "toolsense.toml").write_text(example.config, encoding="utf-8")
+            args += ["--config", str(root / "toolsense.toml")]
+        out = io.StringIO()
+        # From inside the folder, as a user runs it: messages name files relative to it.
+        with contextlib.chdir(root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            try:
+                code = toolsense(args)
+            finally:
+                _forget_imports(root)
+        if code not in (0, 1):
+            raise RuntimeError(f"toolsense check of {example.file} exited {code}")
+        found: list[dict[str, Any]] = json.loads(out.getvalue())
+        for diagnostic in found:
+            diagnostic["path"] = (root / diagnostic["path"]).resolve().relative_to(root).as_posix()
+        return found
+
+
+def _forget_imports(root: Path) -> None:
+    """Drop the example's registered models from this process (sys.modules, sys.path), so that the next example
+    with a module of the same name imports its own."""
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and Path(file).resolve().is_relative_to(root):
+            del sys.modules[name]
+    sys.path[:] = [p for p in sys.path if not Path(p or ".").resolve().is_relative_to(root)]
+
+
+def reported(code: str, example: Example) -> list[str]:
+    """The rule's findings in the example's file, as `toolsense check` prints them."""
+    return [
+        f"{d['path']}:{d['range']['start']['line'] + 1}:{d['range']['start']['character'] + 1}: "
+        f"{d['severity']} {d['code']} {d['message']}"
+        for d in check(example)
+        if d["code"] == code and d["path"] == example.file
+    ]
+
+
 def render(rule: Rule, doc: RuleDoc, accuracy: str) -> str:
     family_rows, benign, recall = precision_rows(accuracy)
     profile = next((p for prefix, p in OPT_IN_PROFILES.items() if rule.summary.startswith(prefix)), "")
@@ -157,9 +209,9 @@ def render(rule: Rule, doc: RuleDoc, accuracy: str) -> str:
         lines += ["Sources:", ""] + [f"- <{s}>" for s in doc.sources] + [""]
     lines += ["## Example", ""]
     if doc.wrong is not None and doc.right is not None:
-        found = f": {doc.wrong.message}…" if doc.wrong.message else ""
         lines += ["Wrong:", "", *_fence(doc.wrong)]
-        lines += [f"`toolsense check` reports **{rule.code}**{found}", "", "Right:", "", *_fence(doc.right)]
+        lines += ["`toolsense check` reports:", "", "```text", *reported(rule.code, doc.wrong), "```", ""]
+        lines += ["Right:", "", *_fence(doc.right)]
         lines += [f"No {rule.code}.", ""]
     else:
         lines += [f"No example the test suite can run: {doc.not_runnable}", ""]
