@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
 import sys
 import tempfile
@@ -136,18 +137,18 @@ def _fence(example: Example) -> list[str]:
     return lines
 
 
-def check(example: Example) -> list[dict[str, Any]]:
-    """The diagnostics `toolsense check --format json` gives the example's files (and configuration), each path
-    relative to the example's folder."""
+def _run(example: Example, options: list[str], config_before: str = "") -> str:
+    """What `toolsense check . OPTIONS` prints on stdout, run inside a folder holding the example's files and its
+    toolsense.toml (`config_before` + the example's configuration)."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder).resolve()
         for name, text in {example.file: example.json, **example.extra}.items():
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(text.strip("\n") + "\n", encoding="utf-8")
-        args = ["check", str(root), "--format", "json", "--jobs", "1"]
-        if example.config:
-            (root / "toolsense.toml").write_text(example.config, encoding="utf-8")
-            args += ["--config", str(root / "toolsense.toml")]
+        args = ["check", ".", "--jobs", "1", *options]
+        if example.config or config_before:
+            (root / "toolsense.toml").write_text(config_before + example.config, encoding="utf-8")
+            args += ["--config", "toolsense.toml"]
         out = io.StringIO()
         # From inside the folder, as a user runs it: messages name files relative to it.
         with contextlib.chdir(root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
@@ -157,10 +158,23 @@ def check(example: Example) -> list[dict[str, Any]]:
                 _forget_imports(root)
         if code not in (0, 1):
             raise RuntimeError(f"toolsense check of {example.file} exited {code}")
-        found: list[dict[str, Any]] = json.loads(out.getvalue())
-        for diagnostic in found:
-            diagnostic["path"] = (root / diagnostic["path"]).resolve().relative_to(root).as_posix()
-        return found
+        return out.getvalue()
+
+
+def check(example: Example) -> list[dict[str, Any]]:
+    """The diagnostics `toolsense check --format json` gives the example's files (paths relative to its folder)."""
+    found: list[dict[str, Any]] = json.loads(_run(example, ["--format", "json"]))
+    for diagnostic in found:
+        diagnostic["path"] = Path(os.path.normpath(diagnostic["path"])).as_posix()
+    return found
+
+
+def fix_diff(code: str, example: Example, unsafe: bool) -> list[str]:
+    """The diff `toolsense check --diff` (with `--unsafe-fixes` when `unsafe`) shows for this rule's findings alone
+    (every other rule off)."""
+    others = ", ".join(f'{other} = "off"' for other in sorted(CATALOG.rules) if other != code)
+    printed = _run(example, ["--diff", *(["--unsafe-fixes"] if unsafe else [])], f"severity = {{ {others} }}\n")
+    return [line for line in printed.splitlines() if line[:1] in ("-", "+", "@", " ")]
 
 
 def _forget_imports(root: Path) -> None:
@@ -181,6 +195,39 @@ def reported(code: str, example: Example) -> list[str]:
         for d in check(example)
         if d["code"] == code and d["path"] == example.file
     ]
+
+
+def _fix_section(rule: Rule, doc: RuleDoc) -> list[str]:
+    """The quick fix, and whether `--fix` applies it, shown as the diff it makes to the wrong example."""
+    if not rule.fix:
+        return ["No automatic fix: the change needs a decision only the author can make (see the example).", ""]
+    lines = [f"Quick fix (an editor code action; `toolsense check --fix` applies the safe ones): {rule.fix}.", ""]
+    if doc.wrong is None:
+        return lines
+    safe = fix_diff(rule.code, doc.wrong, unsafe=False)
+    if safe:
+        return [
+            *lines,
+            "Safe here: `toolsense check --fix` applies it to the wrong example:",
+            "",
+            "```diff",
+            *safe,
+            "```",
+            "",
+        ]
+    unsafe = fix_diff(rule.code, doc.wrong, unsafe=True)
+    if unsafe:
+        return [
+            *lines,
+            "Not safe here (it may change what the file means): offered in the editor, and applied by "
+            "`toolsense check --fix --unsafe-fixes`:",
+            "",
+            "```diff",
+            *unsafe,
+            "```",
+            "",
+        ]
+    return [*lines, "The wrong example above gets no automatic fix.", ""]
 
 
 def render(rule: Rule, doc: RuleDoc, accuracy: str) -> str:
@@ -215,17 +262,7 @@ def render(rule: Rule, doc: RuleDoc, accuracy: str) -> str:
         lines += [f"No {rule.code}.", ""]
     else:
         lines += [f"No example the test suite can run: {doc.not_runnable}", ""]
-    lines += ["## Fix", ""]
-    if rule.fix:
-        lines += [
-            f"Quick fix (editor code action, `toolsense check --fix`): {rule.fix}.",
-            "",
-            "`--fix` applies only the fixes marked safe (they keep the meaning); the others are offered in the "
-            "editor and applied by `--fix --unsafe-fixes`.",
-            "",
-        ]
-    else:
-        lines += ["No automatic fix: the change needs a decision only the author can make (see the example).", ""]
+    lines += ["## Fix", "", *_fix_section(rule, doc)]
     lines += [
         "## Settings and profiles",
         "",
