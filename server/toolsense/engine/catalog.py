@@ -90,8 +90,8 @@ class Catalog:
             'Every severity can be changed or turned off in settings: `[tool.toolsense.severity] TS101 = "off"`.',
             "",
             "Patterns (`pattern`, `patternProperties`, the `regex` format) are ECMA-262, matched and judged as V8 does "
-            '(README, "Standards"). `format` is asserted only for `date`, `date-time`, `ipv4`, `ipv6`, `uuid` and '
-            "`regex`, on values a model is shown or sends (input examples TS237, tool calls TS309, a schema's own "
+            "([Standards](standards.md)). `format` is asserted only for `date`, `date-time`, `ipv4`, `ipv6`, `uuid` "
+            "and `regex`, on values a model is shown or sends (input examples TS237, tool calls TS309, a schema's own "
             "`default`/`examples` TS219), as warnings; every other format is an annotation.",
             "",
         ]
