@@ -4,7 +4,7 @@
 
 Prints, per rule, the findings in `corpus/` (without `realworld/`) and in `corpus/realworld/`, then up to N
 samples per rule (file, line, message) spread over the files, for a reviewer to judge: would they act on it?
-The judged numbers are in the README ("Live MCP servers" → "Profile precision"). Reads only; writes nothing.
+The judged numbers are in docs/live-mcp-servers.md ("Profile precision"). Reads only; writes nothing.
 """
 
 from __future__ import annotations

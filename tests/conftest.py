@@ -1,5 +1,5 @@
 """Long variants of tests (`@pytest.mark.slow`) run only when asked for: `-m slow`, or
-`TOOLSENSE_LONG=1` (see README, "Hardening"). The default run stays bounded to a few minutes."""
+`TOOLSENSE_LONG=1` (see docs/hardening.md). The default run stays bounded to a few minutes."""
 
 from __future__ import annotations
 

@@ -166,9 +166,7 @@ def test_sarif_fingerprints_survive_moved_lines_and_rules_link_their_help(tmp_pa
 
     done = run_cli(["check", ".", "--format", "sarif"], cwd=tmp_path)
     rules = {rule["id"]: rule for rule in json.loads(done.stdout)["runs"][0]["tool"]["driver"]["rules"]}
-    assert rules["TS220"]["helpUri"] == (
-        "https://github.com/toolsense/toolsense/blob/main/docs/rules.md#tool-definitions-strictness"
-    )
+    assert rules["TS220"]["helpUri"] == "https://github.com/toolsense/toolsense/blob/main/docs/rules/TS220.md"
     assert rules["TS220"]["help"]["text"].startswith("An object schema without `additionalProperties: false`")
 
 

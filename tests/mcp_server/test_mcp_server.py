@@ -103,7 +103,7 @@ async def test_every_tool_through_the_sdk_client(project: Path) -> None:
         failed, rule = await _call(session, "explain_rule", {"code": "ts220"})
         assert not failed
         assert rule["code"] == "TS220" and rule["project_severity"] == rule["severity"]
-        assert rule["docs"].startswith("https://github.com/toolsense/toolsense/blob/main/docs/rules.md#")
+        assert rule["docs"] == "https://github.com/toolsense/toolsense/blob/main/docs/rules/TS220.md"
 
         failed, schema = await _call(session, "schema_for_model", {"model": "forecast"})
         assert not failed

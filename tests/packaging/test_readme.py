@@ -63,8 +63,9 @@ def test_the_quick_start_command_works_as_written(dist: Dist, tmp_path: Path) ->
     assert "scripts/test.sh" in (REPO / ".ci" / "run").read_text(encoding="utf-8")
 
 
-def test_the_models_example_prints_what_the_readme_shows(tmp_path: Path) -> None:
-    section = _section("Use the models in your code")
+def test_the_models_example_prints_what_the_page_shows(tmp_path: Path) -> None:
+    """docs/models.md (the README's former section "Use the models in your code")."""
+    section = (REPO / "docs" / "models.md").read_text(encoding="utf-8")
     (code,) = _blocks(section, "python")
     (expected,) = _blocks(section, "text")
     example = tmp_path / "example.py"

@@ -1,7 +1,7 @@
 """Strategies and comparisons for the property-based tests (incremental = fresh; never crash, always in range).
 
-Bounded by default; `TOOLSENSE_HYPOTHESIS_EXAMPLES=5000 pytest tests/property` runs longer (see README,
-"Hardening").
+Bounded by default; `TOOLSENSE_HYPOTHESIS_EXAMPLES=5000 pytest tests/property` runs longer (see
+docs/hardening.md).
 """
 
 from __future__ import annotations

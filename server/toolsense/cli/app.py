@@ -150,7 +150,8 @@ def _parser() -> argparse.ArgumentParser:
         help="never import the project's code (its registered models), as trusted = false in the settings does",
     )
 
-    rules = sub.add_parser("rules", help="list the rules")
+    rules = sub.add_parser("rules", help="list the rules, or explain some (`toolsense rules TS220`)")
+    rules.add_argument("codes", nargs="*", metavar="CODE", help="rules to explain, with the link to each one's page")
     rules.add_argument("--markdown", action="store_true", help="print docs/rules.md")
 
     schema = sub.add_parser("schema", help="print the strict JSON Schema of a pydantic model")
@@ -202,7 +203,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.command == "serve":
         return _serve(args, out)
     if args.command == "rules":
-        return _rules(args.markdown, out)
+        return _rules(args.codes, args.markdown, out)
     if args.command == "mcp":
         return _mcp(args, out)
     if args.command == "schema":
@@ -299,16 +300,32 @@ def _mcp(args: argparse.Namespace, out: TextIO) -> int:
     return serve(project, out.buffer)
 
 
-def _rules(markdown: bool, out: TextIO) -> int:
+def _rules(codes: list[str], markdown: bool, out: TextIO) -> int:
     if markdown:  # docs/rules.md, from the catalog in the code
         from ..rules import CATALOG
 
         out.write(CATALOG.markdown() + "\n")
-    else:  # the same rules from the table generated from it (a test keeps the two equal): no rule module imported
-        from .rule_table import listed_rules
+        return EXIT_OK
+    # The rules from the table generated from the catalog (a test keeps the two equal): no rule module imported.
+    from .rule_table import listed_rules
 
-        for rule in listed_rules():
+    rules = {rule.code: rule for rule in listed_rules()}
+    if not codes:
+        for rule in rules.values():
             out.write(f"{rule.code}  {rule.severity.label:<11} {rule.name}: {rule.summary}\n")
+        return EXIT_OK
+    unknown = [code for code in codes if code.upper() not in rules]
+    if unknown:
+        from ..textsafety import escape_controls
+
+        sys.stderr.write(f"toolsense: no rule {escape_controls(', '.join(unknown))} (`toolsense rules` lists them)\n")
+        return EXIT_USAGE
+    for code in codes:
+        rule = rules[code.upper()]
+        out.write(f"{rule.code} {rule.name} ({rule.severity.label}; {rule.family})\n{rule.summary}\n")
+        if rule.fix:
+            out.write(f"Quick fix: {rule.fix}\n")
+        out.write(f"{rule.url}\n")
     return EXIT_OK
 
 

@@ -1,9 +1,8 @@
-"""What SARIF carries beyond the results: each rule's help (text and a link to its section of docs/rules.md) and
+"""What SARIF carries beyond the results: each rule's help (text and a link to its page, docs/rules/TSxxx.md) and
 each result's `partialFingerprints`, so code scanning follows a finding across commits however its lines move."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from .finding_keys import FINGERPRINT_KEY, finding_key, fingerprints
@@ -12,24 +11,17 @@ if TYPE_CHECKING:
     from ..engine.catalog import Rule
     from ..engine.checker import Diagnostic
 
-RULES_DOC = "https://github.com/toolsense/toolsense/blob/main/docs/rules.md"
-
-
-def heading_anchor(heading: str) -> str:
-    """The anchor GitHub gives a markdown heading: lower case, punctuation dropped, spaces as hyphens."""
-    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
-
 
 def rule_help(rule: Rule) -> dict[str, Any]:
     """`fullDescription`, `help` and `helpUri` of a SARIF reporting descriptor."""
     fix = f" Quick fix: {rule.fix}." if rule.fix else ""
-    uri = f"{RULES_DOC}#{heading_anchor(rule.family)}"
+    uri = rule.url
     return {
         "fullDescription": {"text": rule.summary},
         "help": {
             "text": f"{rule.summary}{fix} See {uri}",
             "markdown": f"**{rule.code} `{rule.name}`** ({rule.severity.label}): {rule.summary}{fix}\n\n"
-            f"[{rule.family}]({uri})",
+            f"[{rule.code} {rule.name}]({uri}) ({rule.family})",
         },
         "helpUri": uri,
     }

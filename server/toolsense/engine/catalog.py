@@ -1,7 +1,8 @@
 """The rule catalog: every rule's stable code, default severity and one-line summary; and the unit checks.
 
 The engine defines what a catalog is and runs the one it is given (`CheckContext.catalog`); the rules package
-fills it (`toolsense.rules.CATALOG`). `docs/rules.md` is generated from it (`toolsense rules --markdown`).
+fills it (`toolsense.rules.CATALOG`). `docs/rules.md` is generated from it (`toolsense rules --markdown`), and so
+is each rule's page, `docs/rules/TSxxx.md` (`scripts/rule_pages.py`, with the documentation in docs/rule-source/).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from .findings import Finding, Severity
 if TYPE_CHECKING:
     from .context import CheckContext
     from .units import Unit
+
+RULE_PAGES = "https://github.com/toolsense/toolsense/blob/main/docs/rules/"
+"""Where each rule's page is published: SARIF `helpUri`, the editor's link on a diagnostic's code, `toolsense rules`."""
 
 UnitKind = Literal["tool", "automation", "tool_call", "mcp_config"]
 UnitCheck = Callable[["Unit", "CheckContext"], Iterable[Finding]]
@@ -30,9 +34,19 @@ class Rule:
     family: str
     fix: str = ""
 
+    @property
+    def url(self) -> str:
+        """The rule's page (docs/rules/TSxxx.md)."""
+        return rule_page(self.code)
+
     def finding(self, message: str, pointer: tuple[str | int, ...] = (), **options: object) -> Finding:
         """A finding of this rule (severity resolved later from settings)."""
         return Finding(self.code, message, pointer, **options)  # type: ignore[arg-type]
+
+
+def rule_page(code: str) -> str:
+    """The page of the rule with this code."""
+    return f"{RULE_PAGES}{code}.md"
 
 
 class Catalog:
@@ -88,8 +102,8 @@ class Catalog:
             'Every severity can be changed or turned off in settings: `[tool.toolsense.severity] TS101 = "off"`.',
             "",
             "Patterns (`pattern`, `patternProperties`, the `regex` format) are ECMA-262, matched and judged as V8 does "
-            '(README, "Standards"). `format` is asserted only for `date`, `date-time`, `ipv4`, `ipv6`, `uuid` and '
-            "`regex`, on values a model is shown or sends (input examples TS237, tool calls TS309, a schema's own "
+            "([Standards](standards.md)). `format` is asserted only for `date`, `date-time`, `ipv4`, `ipv6`, `uuid` "
+            "and `regex`, on values a model is shown or sends (input examples TS237, tool calls TS309, a schema's own "
             "`default`/`examples` TS219), as warnings; every other format is an annotation.",
             "",
         ]
@@ -104,8 +118,7 @@ class Catalog:
                 "|---|---|---|---|---|",
             ]
             for rule in rules:
-                lines.append(
-                    f"| {rule.code} | `{rule.name}` | {rule.severity.label} | {rule.summary} | {rule.fix or '—'} |"
-                )
+                link = f"[{rule.code}](rules/{rule.code}.md)"
+                lines.append(f"| {link} | `{rule.name}` | {rule.severity.label} | {rule.summary} | {rule.fix or '—'} |")
             lines.append("")
         return "\n".join(lines)

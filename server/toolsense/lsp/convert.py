@@ -8,6 +8,7 @@ from lsprotocol import types
 
 from ..document.document import Document
 from ..document.lines import Position, PositionEncoding, Range
+from ..engine.catalog import rule_page
 from ..engine.checker import Diagnostic
 from ..textsafety import escape_controls
 
@@ -53,6 +54,7 @@ def to_lsp_diagnostic(
         message=escape_controls(diagnostic.message),  # quotes file text: shown, never interpreted
         severity=types.DiagnosticSeverity(int(diagnostic.severity)),
         code=diagnostic.code,
+        code_description=types.CodeDescription(rule_page(diagnostic.code)),  # the editor links the code to its page
         source=diagnostic.source,
         related_information=related,
     )

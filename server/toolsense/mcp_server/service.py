@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import io
-import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -29,7 +28,6 @@ from ..rules import CATALOG
 from ..settings import Settings
 from ..usermodels import SETTINGS_UNTRUSTED, load_models, load_models_for_cli, split_target
 
-DOCS_URL = "https://github.com/toolsense/toolsense/blob/main/docs/rules.md"
 DEFAULT_INLINE_NAME = "input.json"
 """A name that forces no kind: the content says whether the text is tools, calls or automations."""
 
@@ -182,11 +180,6 @@ def fix(
     }
 
 
-def _anchor(heading: str) -> str:
-    """GitHub's anchor of a markdown heading."""
-    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
-
-
 def rule_json(rule: Rule) -> dict[str, Any]:
     return {
         "code": rule.code,
@@ -195,7 +188,7 @@ def rule_json(rule: Rule) -> dict[str, Any]:
         "family": rule.family,
         "summary": rule.summary,
         "fix": rule.fix or None,
-        "docs": f"{DOCS_URL}#{_anchor(rule.family)}",
+        "docs": rule.url,
     }
 
 

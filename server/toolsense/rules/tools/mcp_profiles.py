@@ -9,7 +9,7 @@
   (`x-mcp-header`), icons with unsafe URL schemes.
 
 Heuristics by name are kept narrow on purpose: each rule's precision on the corpus is measured by
-`bench/mcp_profiles_precision.py` and listed in the README; a rule under 80% is reworked or dropped.
+`bench/mcp_profiles_precision.py` and listed in docs/live-mcp-servers.md; a rule under 80% is reworked or dropped.
 """
 
 from __future__ import annotations
