@@ -19,6 +19,7 @@ from ..document.embedded import EmbeddedNode
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from ..visible_text import SafeMessage
+from . import regexes
 from .catalog import UnitKind
 from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
@@ -168,6 +169,23 @@ def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
     if unit.kind == "tool" and unit.origin == "response":
         return []  # a provider's response echoes the tools it accepted: proof that they are valid
     findings: list[Finding] = []
+    budget = regexes.UNIT_BUDGET_MATCHES * ctx.settings.limits.regex_timeout_ms
+    with regexes.time_budget(budget, _UNIT_NAMES[unit.kind]):
+        _run_checks(unit, ctx, findings)
+    if not unit.clean:
+        findings = [f for f in findings if f.code != "TS102"]
+    return findings
+
+
+_UNIT_NAMES = {
+    "tool": "this tool",
+    "automation": "this automation",
+    "tool_call": "this call",
+    "mcp_config": "this configuration",
+}
+
+
+def _run_checks(unit: Unit, ctx: CheckContext, findings: list[Finding]) -> None:
     for check in ctx.catalog.unit_checks[unit.kind]:
         try:
             findings.extend(check(unit, ctx))
@@ -189,9 +207,6 @@ def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
             name = getattr(check, "__name__", repr(check))
             log.exception("rule %s failed", name)
             findings.append(Finding("TS900", f"Internal error in check {name}: {error!r}", target="parent"))
-    if not unit.clean:
-        findings = [f for f in findings if f.code != "TS102"]
-    return findings
 
 
 def check_document(
@@ -206,7 +221,21 @@ def check_document(
     """Check a document; with a cache, only the units an edit touched are read and checked again.
 
     `facts` are the file's when the document is one unit cut out of it (the editor's keystroke fast path);
-    otherwise they are read from the document itself. `shared` checks some units elsewhere meanwhile."""
+    otherwise they are read from the document itself. `shared` checks some units elsewhere meanwhile. The
+    file's units share one regex time budget (`regexes.time_budget`)."""
+    with regexes.time_budget(regexes.FILE_BUDGET_MATCHES * ctx.settings.limits.regex_timeout_ms, "this file"):
+        return _check_document(document, ctx, kind_hint, cache, related_resolver, facts, shared)
+
+
+def _check_document(
+    document: Document,
+    ctx: CheckContext,
+    kind_hint: UnitKind | None,
+    cache: UnitCache | None,
+    related_resolver: RelatedResolver | None,
+    facts: FileFacts | None,
+    shared: SharedFindings | None,
+) -> FileReport:
     cache = cache if cache is not None else UnitCache()
     edits = document.edits_since(cache.seen_edits) if cache.document_serial == document.serial else None
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count
