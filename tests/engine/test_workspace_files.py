@@ -102,8 +102,15 @@ def test_a_chain_of_1200_nested_folders_is_walked_without_recursion(
     (tmp_path / "top.json").write_text("{}")
     (deep / "x.tools.json").write_text('[{"name": "x", "description": "X.", "input_schema": {"type": "strin"}}]')
     (tmp_path / "d" / "b.json").write_text("{}")
-    found = [f.path for f in json_files([tmp_path], Settings())]
-    assert found == [tmp_path / "top.json", tmp_path / "d" / "b.json", deep / "x.tools.json"]
-    code, out, _ = run(capsys, "--format", "json", str(tmp_path))
-    assert code == 1
-    assert [d["code"] for d in json.loads(out)] == ["TS211", "TS214"]  # the bottom tool: no object, "strin"
+    try:
+        found = [f.path for f in json_files([tmp_path], Settings())]
+        assert found == [tmp_path / "top.json", tmp_path / "d" / "b.json", deep / "x.tools.json"]
+        code, out, _ = run(capsys, "--format", "json", str(tmp_path))
+        assert code == 1
+        assert [d["code"] for d in json.loads(out)] == ["TS211", "TS214"]  # the bottom tool: no object, "strin"
+    finally:  # bottom up: pytest's clean-up of old temporary folders (`shutil.rmtree`) recurses once per level
+        (deep / "x.tools.json").unlink()
+        (tmp_path / "d" / "b.json").unlink()
+        while deep != tmp_path:
+            deep.rmdir()
+            deep = deep.parent

@@ -150,6 +150,22 @@ def compiles(pattern: str) -> bool:
     return _linear(pattern) is not None or _backtracking(pattern) is not None  # one reading: both agree on validity
 
 
+@functools.lru_cache(maxsize=1024)
+def is_ecma(pattern: str) -> bool:
+    """Whether V8 accepts the pattern (the `regex` format, TS210): one toolsense can run, or one too large to
+    run (`a{99999999999}`: a repeat count beyond what the backtracking engine can write out), whose matches are
+    reported as not evaluated."""
+    if compiles(pattern):
+        return True
+    try:
+        translate(pattern, BACKTRACKING)
+    except Unsupported:
+        return True
+    except (Invalid, RecursionError):
+        return False
+    return False
+
+
 def search(pattern: str, text: str, budget_ms: int = DEFAULT_BUDGET_MS) -> bool | None:
     """Whether the pattern matches somewhere in text (ECMA `RegExp.prototype.test`). None when it was not
     evaluated: the pattern needs the backtracking engine and ran out of `budget_ms` or of the shared budget
