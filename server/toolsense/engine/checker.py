@@ -28,6 +28,7 @@ from .placement import place_bytes, syntax_errors
 from .records import exchanges
 from .suppression import suppressed, uri_path
 from .unit_keys import digest, old_span, reads_alike
+from .unit_rules import run_unit_checks
 from .units import (
     Split,
     Unit,
@@ -160,53 +161,6 @@ def with_severity(diagnostic: Diagnostic, ctx: CheckContext) -> Diagnostic | Non
     if override == "off":
         return None
     return dataclasses.replace(diagnostic, severity=SEVERITY_BY_LABEL[override])
-
-
-def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
-    """Every registered check on one unit; a failing check becomes a finding, never an exception."""
-    if unit.problem is not None and unit.problem.code == "TS006":
-        return []  # no value to check; the problem itself is reported
-    if unit.kind == "tool" and unit.origin == "response":
-        return []  # a provider's response echoes the tools it accepted: proof that they are valid
-    findings: list[Finding] = []
-    budget = regexes.UNIT_BUDGET_MATCHES * ctx.settings.limits.regex_timeout_ms
-    with regexes.time_budget(budget, _UNIT_NAMES[unit.kind]):
-        _run_checks(unit, ctx, findings)
-    if not unit.clean:
-        findings = [f for f in findings if f.code != "TS102"]
-    return findings
-
-
-_UNIT_NAMES = {
-    "tool": "this tool",
-    "automation": "this automation",
-    "tool_call": "this call",
-    "mcp_config": "this configuration",
-}
-
-
-def _run_checks(unit: Unit, ctx: CheckContext, findings: list[Finding]) -> None:
-    for check in ctx.catalog.unit_checks[unit.kind]:
-        try:
-            findings.extend(check(unit, ctx))
-        except RecursionError:
-            findings.append(
-                Finding("TS006", "Nesting is too deep to check (Python recursion limit reached)", target="parent")
-            )
-            break
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as error:  # a rule bug must not take the file down
-            if "RecursionError" in repr(error):
-                # Raised through Rust (rpds/referencing) a RecursionError arrives as pyo3's PanicException, a
-                # BaseException: a cyclic or absurdly deep schema, not a bug of ours.
-                findings.append(
-                    Finding("TS006", "Nesting is too deep to check (a cyclic or very deep schema?)", target="parent")
-                )
-                break
-            name = getattr(check, "__name__", repr(check))
-            log.exception("rule %s failed", name)
-            findings.append(Finding("TS900", f"Internal error in check {name}: {error!r}", target="parent"))
 
 
 def check_document(
