@@ -50,7 +50,11 @@ class LimitsSettings(_Section):
         gt=0,
         description="Files larger than this are not checked live (the CLI still checks them).",
     )
-    regex_timeout_ms: int = Field(default=200, ge=1, description="Time budget for one example validation.")
+    regex_timeout_ms: int = Field(
+        default=200,
+        ge=1,
+        description="Time budget for one pattern match (a tool or a call shares 5 times it, a file 25 times).",
+    )
     max_schema_depth: int = Field(default=64, ge=1, description="Deepest schema nesting that is analysed.")
     max_subschemas: int = Field(default=20_000, ge=1, description="Most subschemas analysed per tool.")
     model_import_timeout_s: float = Field(

@@ -28,9 +28,29 @@ def _shown(match: re.Match[str]) -> str:
     return f"<U+{ord(match.group()):04X}>"
 
 
+_LEGACY_COMMAND = "##["
+"""The GitHub runner still reads the legacy `##[error]…`, `##[add-mask]…`, `##[stop-commands]…` form anywhere in
+a line (not only at its start, as `::error`): shown as `#<U+0023>[`, which it does not read."""
+
+_LINE_COMMAND = re.compile(r"^(\s*)::")
+"""`::` after nothing but white space: a workflow command once the runner trims the line's start."""
+
+
 def escape_controls(text: str) -> str:
-    """`text` with every control, invisible or bidi character written as `<U+XXXX>` (the rest unchanged)."""
-    return _UNSAFE.sub(_shown, text)
+    """`text` with every control, invisible or bidi character written as `<U+XXXX>` (the rest unchanged), and
+    no legacy workflow command (`##[`)."""
+    return _UNSAFE.sub(_shown, text).replace(_LEGACY_COMMAND, "#<U+0023>[")
+
+
+def escape_line(text: str, terminator: str = "") -> str:
+    """A line of a file printed as it is (`check --diff`): `escape_controls` but for its tabs (indentation), a
+    `::` at its start (after white space) as `<U+003A>:`, and its line break as a plain newline (a lone CR, which
+    would start a line of its own on a terminal or for the runner, is shown as `<U+000D>`; CRLF is kept)."""
+    body = "\t".join(escape_controls(part) for part in text.split("\t"))
+    body = _LINE_COMMAND.sub(lambda match: f"{match.group(1)}<U+003A>:", body)
+    if terminator == "\r":
+        return body + "<U+000D>\n"
+    return body + terminator
 
 
 class EscapedLines(io.TextIOBase):

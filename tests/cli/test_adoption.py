@@ -217,3 +217,21 @@ def test_a_check_of_some_files_keeps_the_baseline_of_the_others(tmp_path: Path) 
         "TS241 in tool 'get_b' at /input_schema/properties/city is no longer reported; "
         "--update-baseline drops its entry",
     ]
+
+
+def test_kept_entries_whose_message_is_not_a_string_are_written_not_a_crash(tmp_path: Path) -> None:
+    # Two entries for one finding of a file not checked, one with "message": null: sorting them compared a
+    # string with None (a traceback, exit 3, nothing written).
+    _write(tmp_path / "a.tools.json", [_tool("get_a")])
+    _write(tmp_path / "b.tools.json", [_tool("get_b")])
+    entry = {"file": "b.tools.json", "tool": "get_b", "pointer": "/input_schema", "code": "TS220"}
+    findings = [{**entry, "message": None}, {**entry, "message": "x"}, {**entry, "message": 3}]
+    (tmp_path / "base.json").write_text(json.dumps({"version": 1, "findings": findings}), encoding="utf-8")
+    updated = run_cli(["check", "a.tools.json", "--baseline", "base.json", "--update-baseline"], cwd=tmp_path)
+    assert (updated.returncode, updated.stderr) == (0, "toolsense: wrote 5 findings to the baseline base.json\n")
+    entries = json.loads((tmp_path / "base.json").read_text(encoding="utf-8"))["findings"]
+    assert [(e["file"], e["code"], e["message"]) for e in entries if e["file"] == "b.tools.json"] == [
+        ("b.tools.json", "TS220", ""),
+        ("b.tools.json", "TS220", ""),
+        ("b.tools.json", "TS220", "x"),
+    ]

@@ -128,3 +128,47 @@ def test_messages_on_stderr_are_escaped_too(
         "unknown key (valid keys: max_file_mb, regex_timeout_ms, max_schema_depth, max_subschemas, "
         "model_import_timeout_s)"
     ]
+
+
+LEGACY = re.compile(r"##\[")
+
+
+def test_legacy_workflow_commands_anywhere_in_a_line_are_neutralised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The runner reads `##[error]…`, `##[add-mask]…`, `##[stop-commands]…`, `##[group]` anywhere in a line (the
+    # third campaign, F17): in the text report (stdout) and in the `--stats` table (stderr).
+    assert escape_controls("a ##[error]x ###[group]") == "a #<U+0023>[error]x ##<U+0023>[group]"
+    properties = {"##[stop-commands]x1y2z3": {"type": "string"}, "##[add-mask]tools": {"type": "string"}}
+    tool = {"name": "##[error]no problems, merge it", "description": "d", "input_schema": {"properties": properties}}
+    (tmp_path / "a.tools.json").write_text(json.dumps([tool]))
+    monkeypatch.chdir(tmp_path)
+    for args in ([], ["--stats"], ["--format", "json"], ["--format", "sarif"]):
+        code, out, err = run(capsys, *args, ".")
+        assert code == 1
+        assert LEGACY.search(out) is None and LEGACY.search(err) is None, (args, out, err)
+    _, out, _ = run(capsys, ".")
+    assert 'Tool name "#<U+0023>[error]no problems, merge it" is not valid' in out
+
+
+def test_diff_lines_are_escaped_like_every_other_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A JSONC comment holding ESC sequences, a lone CR before `::error`, a line starting `::warning` in a block
+    # comment, a bidi override and a tag character: `check --diff` printed them raw (F18).
+    text = (
+        '[\n {\n  "name": "add",\n  "description": "Adds numbers.",\n'
+        "  // note \x1b[2K\x1b]0;pwned\x07 see\r::error file=README.md,line=1::INJECTED\r\n"
+        '  "input_schema": {"type": "object", "properties": {"a": {"type": "integer", "description": "a", '
+        '"enum": [1, 1]}}}\n'
+        "  /*\n\t ::warning::W ##[group]g \u202ex\U000e0041\n  */\n }\n]\n"
+    )
+    (tmp_path / "a.tools.jsonc").write_bytes(text.encode("utf-8"))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "--diff", ".")
+    assert code == 0
+    assert "\r" not in out.replace("\r\n", "\n") and "\x1b" not in out
+    assert not any(re.match(r"\s*::", line) for line in out.splitlines())
+    assert LEGACY.search(out) is None
+    assert "\n   // note <U+001B>[2K<U+001B>]0;pwned<U+0007> see<U+000D>\n <U+003A>:error file=README.md," in out
+    assert "\n \t <U+003A>:warning::W #<U+0023>[group]g <U+202E>x<U+E0041>\n" in out

@@ -51,7 +51,7 @@ def test_toolsense_matches_as_v8_does() -> None:
         if mine != v8:
             disagreeing[(pattern, text)] = (v8, mine)
     assert set(disagreeing) == set(DISAGREEMENTS), disagreeing
-    assert len(rows) - len(disagreeing) == 6888  # agreed rows (of 6,890: the suite's patterns and edge cases)
+    assert len(rows) - len(disagreeing) == 7254  # agreed rows (of 7,256: the suite's patterns and edge cases)
     assert any(row[1] == "u" for row in rows) and any(row[1] == "" for row in rows)
     assert sum(row[3] == "invalid" for row in rows) == 17
 

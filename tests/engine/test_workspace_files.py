@@ -4,11 +4,13 @@ tools from its light outline, with the same kind and registry entries as from tr
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 from checking import CORPUS, EXAMPLES
+from clirun import run
 
 from toolsense.engine.units import kind_from_path
 from toolsense.engine.workspace import index_document, iter_json_files, json_files, load_file, path_to_uri
@@ -85,3 +87,30 @@ def test_indexing_from_the_outline_reads_what_the_tree_reads(folder: Path) -> No
             assert index_document(light.document, hint) == index_document(tree.document, hint), file.path
         compared += 1
     assert compared
+
+
+def test_a_chain_of_1200_nested_folders_is_walked_without_recursion(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The listing the CLI and the server's indexing share: deeper than Python's recursion limit, every file is
+    # found, in the same order, and `check` reports the tool at the bottom instead of exiting 3.
+    deep = tmp_path / "d"
+    deep.mkdir()
+    for _ in range(1200):  # one at a time: `mkdir(parents=True)` recurses once per level itself
+        deep = deep / "a"
+        deep.mkdir()
+    (tmp_path / "top.json").write_text("{}")
+    (deep / "x.tools.json").write_text('[{"name": "x", "description": "X.", "input_schema": {"type": "strin"}}]')
+    (tmp_path / "d" / "b.json").write_text("{}")
+    try:
+        found = [f.path for f in json_files([tmp_path], Settings())]
+        assert found == [tmp_path / "top.json", tmp_path / "d" / "b.json", deep / "x.tools.json"]
+        code, out, _ = run(capsys, "--format", "json", str(tmp_path))
+        assert code == 1
+        assert [d["code"] for d in json.loads(out)] == ["TS211", "TS214"]  # the bottom tool: no object, "strin"
+    finally:  # bottom up: pytest's clean-up of old temporary folders (`shutil.rmtree`) recurses once per level
+        (deep / "x.tools.json").unlink()
+        (tmp_path / "d" / "b.json").unlink()
+        while deep != tmp_path:
+            deep.rmdir()
+            deep = deep.parent

@@ -92,4 +92,4 @@ def test_hover_in_a_call_names_the_model(models: ModelRegistry) -> None:
     answer = tool_help_hover(query_at(text, "|", "tool_call", hover_query=True, models=models))
     assert answer is not None
     assert answer.markdown.startswith("**days** · `integer` · optional\n\nForecast days")
-    assert "registered model tsfx_good:WeatherInput (" in answer.markdown
+    assert "registered model tsfx_good:WeatherInput \\(" in answer.markdown  # file text: escaped Markdown

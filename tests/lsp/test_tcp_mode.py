@@ -4,11 +4,13 @@ uses the hardened framing of stdio."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -155,3 +157,40 @@ def test_an_authenticated_client_that_is_trusted_can_check_a_server(served: tupl
     finally:
         client.close()
     assert marker.read_text() == "ran"
+
+
+def test_a_slow_or_endless_handshake_does_not_keep_the_editor_waiting(served: tuple[int, str], tmp_path: Path) -> None:
+    # One connection trickles a byte a second, another sends header lines without end (the third campaign,
+    # F11): the accept loop was serial and the timeout was per read, so the editor was never answered.
+    port, token = served
+    answered = threading.Event()
+    connected = [threading.Event(), threading.Event()]
+
+    def trickle() -> None:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.sendall(b"X")
+            connected[0].set()
+            while not answered.wait(1.0):
+                slow.sendall(b"X")
+
+    def flood() -> None:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)) as endless:
+            endless.sendall(b"X-Header: padding\r\n")
+            connected[1].set()
+            while not answered.is_set():
+                endless.sendall(b"X-Header: padding\r\n" * 512)
+
+    threads = [threading.Thread(target=work, daemon=True) for work in (trickle, flood)]
+    for thread in threads:
+        thread.start()
+    assert all(event.wait(TIMEOUT_S) for event in connected)  # both are there before the editor
+    client = TcpClient(port)
+    try:
+        first = client.initialize(tmp_path, {"tcpToken": token})
+        answered.set()
+        assert first is not None and "capabilities" in first["result"]
+    finally:
+        answered.set()
+        client.close()
+    for thread in threads:
+        thread.join(TIMEOUT_S)

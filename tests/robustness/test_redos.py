@@ -261,3 +261,24 @@ def test_a_large_program_over_a_long_text_is_bounded(pattern: str) -> None:
     # RE2 stays linear, but with a factor of the program's size once its DFA gives up (14 s here unbounded).
     assert not needs_budget(pattern, "a")
     assert safe_search(pattern, "a" * 100_000) in (None, False, True)
+
+
+@pytest.mark.timeout(SERVER_BOUND_S + 60)
+def test_a_tool_of_many_exhausting_strings_does_not_hold_the_server(tmp_path: Path) -> None:
+    # 400 strings that each use up the per-match budget (200 ms): 80 s of matching when the budget was per match
+    # only, while the server published nothing for another file (the third campaign, F02). The tool's shared
+    # budget ends it after a second, and the other file is published.
+    exhausting = "a" * 60 + "b"
+    hostile = _redos_tool("^(?=a)(a|aa)+(?<!b)$", exhausting)
+    hostile["input_examples"] = [{"s": exhausting + str(i)} for i in range(400)]
+    path = write_json(tmp_path / "r.tools.json", [hostile])
+    other = write_json(tmp_path / "w.tools.json", [_redos_tool("^a$", "a", "other_tool")])
+    server = ServerProcess(tmp_path, log_level="INFO")
+    try:
+        server.initialize(tmp_path, {"diagnostics": {"debounce_ms": 0}})
+        server.open(path, path.read_text(encoding="utf-8"))
+        uri = server.open(other, other.read_text(encoding="utf-8"))
+        published = server.wait_diagnostics(uri, SERVER_BOUND_S, lambda p: p.get("version") == 1)
+        assert published["diagnostics"] == []
+    finally:
+        server.close()

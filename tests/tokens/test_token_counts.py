@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from toolsense.tokens import ENCODING_SHA256, TokenCount, count_tool, read_ranks
+import pytest
+
+from toolsense import tokens
+from toolsense.tokens import ENCODING_SHA256, TokenCount, count_text, count_tool, read_ranks
 
 OFFLINE_SCRIPT = """
 import json, socket
@@ -61,3 +64,37 @@ def test_openai_counts_are_exact_and_the_others_an_estimate() -> None:
     assert count_tool(tool, "openai").label() == "13 tokens (o200k_base)"
     assert count_tool(tool, "anthropic").label() == "≈13 tokens (o200k_base estimate)"
     assert count_tool(tool, "gemini").exact is False
+
+
+def test_a_million_spaces_are_counted_not_a_panic() -> None:
+    # tiktoken's fancy-regex gives up on a whitespace run of about a million characters and raises pyo3's
+    # PanicException (a BaseException). The run is split in Python instead, with the same pieces: 128 spaces
+    # are one token, so 1,024,000 are 8,000 (and "Gets it." before them 3).
+    assert count_text(" " * 128) == 1 and count_text("Gets it.") == 3
+    assert count_text("Gets it." + " " * 1_024_000) == 3 + 8_000
+    assert count_text("\u3000" * 16) == 1
+    assert count_text("Gets it." + "\u3000" * 1_000_000) == 3 + 62_500  # IDEOGRAPHIC SPACE, the same limit
+
+
+class PanicException(BaseException):
+    """Named as pyo3's (`pyo3_runtime.PanicException`), which cannot be imported before a panic."""
+
+
+class _Panicking:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        raise self.error
+
+    def _encode_only_native_bpe(self, text: str) -> list[int]:
+        return [1, 2]
+
+
+def test_a_panic_falls_back_to_the_python_split_and_nothing_else_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "encoding", lambda: _Panicking(PanicException("StackOverflow")))
+    assert tokens.count_text("hello") == 2
+    for error in (KeyboardInterrupt(), SystemExit(1), ValueError("x")):
+        monkeypatch.setattr(tokens, "encoding", lambda error=error: _Panicking(error))
+        with pytest.raises(type(error)):
+            tokens.count_text("hello")

@@ -99,8 +99,14 @@ def write_baseline(path: Path, results: dict[Path, list[Diagnostic]]) -> int:
         with contextlib.suppress(BaselineError, OSError, ValueError):  # not a baseline yet: written anew
             keys = read_baseline(path)  # checks the shape the next line reads
             old = json.loads(path.read_text(encoding="utf-8"))["findings"]
-            kept += [e for e, key in zip(old, keys, strict=True) if _elsewhere(key, checked, folder)]
-    kept.sort(key=lambda e: (e["file"], e["tool"], e["pointer"], e["code"], e.get("message", "")))
+            # Kept in the shape toolsense writes: a message that is not a string (`null`, a number) is empty,
+            # so that the entries sort (and the file diffs well).
+            kept += [
+                _entry(key, message if isinstance(message := entry.get("message"), str) else "")
+                for entry, key in zip(old, keys, strict=True)
+                if _elsewhere(key, checked, folder)
+            ]
+    kept.sort(key=lambda e: (e["file"], e["tool"], e["pointer"], e["code"], e["message"]))
     document = {"version": FORMAT_VERSION, "findings": kept}
     from ..safe_write import write_file_atomically
 

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from ..fixes import TextEdit
+from ..textsafety import escape_line
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
@@ -33,8 +34,20 @@ def unified_diff(old: bytes, new: bytes, name: str, edits: Sequence[TextEdit] | 
                 old_at = int(match.group(1)) + a1  # the window's line 1 is line a1 + 1
                 new_at = int(match.group(3)) + b1
                 line = f"@@ -{old_at}{match.group(2) or ''} +{new_at}{match.group(4) or ''} @@\n"
-            out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+            out.append(_shown(line))
     return "".join(out) if changed else ""
+
+
+def _shown(line: str) -> str:
+    """A diff line as printed: its text escaped as every output is (`escape_line`: no control, invisible
+    character or workflow command reaches the terminal or the CI log), a missing final newline marked."""
+    if line.startswith("@@"):
+        return line
+    body = line.rstrip("\r\n")  # one line break at most: the lines were split at each
+    ending = line[len(body) :]
+    if not ending:
+        return line[0] + escape_line(line[1:], "\n") + "\\ No newline at end of file\n"
+    return line[0] + escape_line(body[1:], ending)
 
 
 def _windows(old: bytes, new: bytes, edits: Sequence[TextEdit]) -> list[tuple[int, int, int, int]]:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import json
 import sys
@@ -102,8 +103,18 @@ def _not_evaluated(pattern: str, what: str) -> None:
     notes = CUT_SHORT.get()
     if notes is None:
         return
-    if regexes.compiles(pattern):
-        notes.append(f"matching {what} {short_repr(pattern)} took longer than the regex time budget")
+    clock = regexes.CLOCK.get()
+    spent = clock.spent_by() if clock is not None else None
+    timed_out = f"matching {what} {short_repr(pattern)} took longer than the regex time budget"
+    if spent is not None:
+        if spent.announce():  # said once per budget; the matches after it are skipped silently
+            notes[:] = [note for note in notes if note != timed_out]
+            notes.append(
+                f"{timed_out}, and the regex time budget of {spent.scope} ({spent.total_ms:g} ms) is spent: its "
+                "remaining patterns were not matched"
+            )
+    elif regexes.compiles(pattern):
+        notes.append(timed_out)
     else:
         notes.append(f"{what} {short_repr(pattern)} is not an ECMA-262 regular expression toolsense can run")
 
@@ -282,7 +293,8 @@ def with_stack_room(work: Callable[[], T]) -> T:
         except BaseException as error:  # handed to the caller, as if it had run here
             failures.append(error)
 
-    worker = threading.Thread(target=run, name="toolsense-validate", daemon=True)
+    context = contextvars.copy_context()  # the caller's budgets (`regexes.CLOCK`) hold on the thread too
+    worker = threading.Thread(target=context.run, args=(run,), name="toolsense-validate", daemon=True)
     worker.start()
     worker.join()
     if failures:

@@ -20,6 +20,7 @@ from ..document.embedded import EmbeddedNode
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
 from ..visible_text import SafeMessage
+from . import regexes
 from .catalog import UnitKind
 from .context import CheckContext, Fingerprint
 from .filefacts import NO_FACTS, FileFacts, file_facts
@@ -29,6 +30,7 @@ from .records import exchanges
 from .suppression import Suppressions, suppressed, uri_path
 from .toml_config import TomlConfig, read_toml_config, toml_client, toml_findings
 from .unit_keys import digest, old_span, reads_alike
+from .unit_rules import run_unit_checks
 from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
 
 log = logging.getLogger(__name__)
@@ -156,38 +158,6 @@ def with_severity(diagnostic: Diagnostic, ctx: CheckContext) -> Diagnostic | Non
     return dataclasses.replace(diagnostic, severity=SEVERITY_BY_LABEL[override])
 
 
-def run_unit_checks(unit: Unit, ctx: CheckContext) -> list[Finding]:
-    """Every registered check on one unit; a failing check becomes a finding, never an exception."""
-    if unit.problem is not None and unit.problem.code == "TS006":
-        return []  # no value to check; the problem itself is reported
-    if unit.kind == "tool" and unit.origin == "response":
-        return []  # a provider's response echoes the tools it accepted: proof that they are valid
-    findings: list[Finding] = []
-    too_deep = False  # a check giving up on the nesting does not stop the others (the security rules read every
-    # text iteratively, at any depth): TS006 is said once
-    for check in ctx.catalog.unit_checks[unit.kind]:
-        try:
-            findings.extend(check(unit, ctx))
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as error:  # a rule bug must not take the file down
-            # Raised through Rust (rpds/referencing) a RecursionError arrives as pyo3's PanicException, a
-            # BaseException: a cyclic or absurdly deep schema, not a bug of ours.
-            recursion = isinstance(error, RecursionError)
-            if recursion or "RecursionError" in repr(error):
-                why = "Python recursion limit reached" if recursion else "a cyclic or very deep schema?"
-                if not too_deep:
-                    findings.append(Finding("TS006", f"Nesting is too deep to check ({why})", target="parent"))
-                too_deep = True
-                continue
-            name = getattr(check, "__name__", repr(check))
-            log.exception("rule %s failed", name)
-            findings.append(Finding("TS900", f"Internal error in check {name}: {error!r}", target="parent"))
-    if not unit.clean:
-        findings = [f for f in findings if f.code != "TS102"]
-    return findings
-
-
 def check_document(
     document: Document,
     ctx: CheckContext,
@@ -200,7 +170,21 @@ def check_document(
     """Check a document; with a cache, only the units an edit touched are read and checked again.
 
     `facts` are the file's when the document is one unit cut out of it (the editor's keystroke fast path);
-    otherwise they are read from the document itself. `shared` checks some units elsewhere meanwhile."""
+    otherwise they are read from the document itself. `shared` checks some units elsewhere meanwhile. The
+    file's units share one regex time budget (`regexes.time_budget`)."""
+    with regexes.time_budget(regexes.FILE_BUDGET_MATCHES * ctx.settings.limits.regex_timeout_ms, "this file"):
+        return _check_document(document, ctx, kind_hint, cache, related_resolver, facts, shared)
+
+
+def _check_document(
+    document: Document,
+    ctx: CheckContext,
+    kind_hint: UnitKind | None,
+    cache: UnitCache | None,
+    related_resolver: RelatedResolver | None,
+    facts: FileFacts | None,
+    shared: SharedFindings | None,
+) -> FileReport:
     cache = cache if cache is not None else UnitCache()
     edits = document.edits_since(cache.seen_edits) if cache.document_serial == document.serial else None
     cache.document_serial, cache.seen_edits = document.serial, document.edit_count

@@ -29,6 +29,8 @@ _LINE_ENDS = (0x0A, 0x0D, 0x2028, 0x2029)
 _WORD = "A-Za-z0-9_"
 _HEX = frozenset("0123456789abcdefABCDEF")
 _CONTROL_ESCAPES = {"t": 0x09, "n": 0x0A, "r": 0x0D, "f": 0x0C, "v": 0x0B}
+_SET_ESCAPES = frozenset("dDwWsS")
+_SET_ESCAPE_TEXTS = frozenset("\\" + char for char in _SET_ESCAPES)
 _QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
 _GROUP_NAME = re.compile(r"<([^>]+)>")
 
@@ -94,6 +96,26 @@ def _re2_property(name: str) -> str:
     elif value and key in ("Script", "sc"):
         return value
     return _CATEGORIES.get(name, name)
+
+
+_INFINITY = 2**31 - 1
+"""V8's largest repeat count (`RegExpTree::kInfinity`): a larger bound is read as it, and an upper bound that
+large means no upper bound."""
+
+_RE2_MAX_REPEAT = 1000
+"""RE2 rejects a repeat count above 1,000, and reads one too large to parse (`a{99999999999}`) as literal text."""
+
+_MAX_UNROLLED = 20_000
+"""The `regex` module writes out a lower bound's repeats when it compiles (`a{1000000}`: 5 s and 270 MB,
+`a{2147483647}` all the memory there is); a pattern needing more repeats than this, nested bounds multiplied, is
+not run there."""
+
+
+def _count(digits: str) -> int:
+    """A decimal repeat count or group number, at most `_INFINITY` (without `int()` on 5,000 digits, which
+    Python refuses)."""
+    digits = digits.lstrip("0") or "0"
+    return _INFINITY if len(digits) > len(str(_INFINITY)) else min(int(digits), _INFINITY)
 
 
 def _hex_at(pattern: str, at: int, count: int) -> int | None:
@@ -235,7 +257,7 @@ class _Reader:
         end = at + 1
         while end < len(pattern) and pattern[end].isdigit():
             end += 1
-        number = int(pattern[at + 1 : end])
+        number = _count(pattern[at + 1 : end])
         if klass is None and number <= self.groups:
             if self.target == RE2:
                 raise Unsupported
@@ -257,6 +279,7 @@ class _Reader:
         if pattern.startswith("]", i):
             return (f"[{any_char}]" if negated else f"[^{any_char}]"), i + 1  # `[^]` anything, `[]` nothing
         klass = _Class(negated)
+        after_set = False  # whether the last member was a set escape (`\\w`)
         while True:
             if i >= len(pattern):
                 raise Invalid  # an unterminated class
@@ -264,10 +287,17 @@ class _Reader:
             if char == "]":
                 break
             if char == "\\":
+                set_escape = pattern[i + 1 : i + 2] in _SET_ESCAPES
                 text, i = self.escape(i, klass)
                 klass.members.append(text)
+                after_set = set_escape
                 continue
-            klass.members.append("\\[" if char == "[" else "\\\\" if char == "\\" else char)
+            if char == "-" and (after_set or pattern[i + 1 : i + 3] in _SET_ESCAPE_TEXTS):
+                # Annex B: a set escape cannot end a range, so `[\\w-.]` and `[.-\\w]` hold a `-` itself.
+                klass.members.append("\\-")
+            else:
+                klass.members.append("\\[" if char == "[" else "\\\\" if char == "\\" else char)
+            after_set = False
             i += 1
         members = "".join(klass.members)
         if not klass.complements:
@@ -301,6 +331,8 @@ class _Reader:
         i = 0
         quantifiable = False  # whether a quantifier may follow (an atom, not a quantifier or an assertion)
         depth = 0
+        sizes = [0]  # the atoms of each open group, repeats written out (the `regex` module's compiled size)
+        last = 0  # the size of the atom a quantifier would repeat
         while i < len(pattern):
             char = pattern[i]
             if char in "*+?{":
@@ -313,10 +345,17 @@ class _Reader:
                 if not quantifiable:
                     raise Invalid  # nothing to repeat (`a++`, `*a`, `(?=a)*`)
                 if bounds is not None:
-                    low, high = bounds.group(1), bounds.group(3)
-                    if high and int(high) < int(low):
+                    low = _count(bounds.group(1))
+                    high = None if bounds.group(2) is None else _count(bounds.group(3) or str(_INFINITY))
+                    if high is not None and high < low:
                         raise Invalid
-                    out.append(bounds.group(0))
+                    if target == RE2 and max(low, 0 if high in (None, _INFINITY) else high) > _RE2_MAX_REPEAT:
+                        raise Unsupported  # RE2 would read a larger count as literal text
+                    if high is None:
+                        out.append(f"{{{low}}}")
+                    else:
+                        out.append(f"{{{low},}}" if high == _INFINITY else f"{{{low},{high}}}")
+                    sizes[-1] += last * (max(low, 1) - 1)
                     i = bounds.end()
                 else:
                     out.append(char)
@@ -327,6 +366,8 @@ class _Reader:
                 quantifiable = False
                 continue
             quantifiable = True
+            last = 1
+            sizes[-1] += 1
             if char == "\\":
                 quantifiable = pattern[i + 1 : i + 2] not in ("b", "B")  # `\b` is an assertion
                 text, i = self.escape(i, None)
@@ -337,12 +378,15 @@ class _Reader:
             elif char == "(":
                 text, i = self._group(i)
                 depth += 1
+                sizes.append(0)
                 out.append(text)
                 quantifiable = False
             elif char == ")":
                 if depth == 0:
                     raise Invalid
                 depth -= 1
+                last = sizes.pop()
+                sizes[-1] += last
                 out.append(")")
                 i += 1
             else:
@@ -364,6 +408,8 @@ class _Reader:
                 i += 1
         if depth:
             raise Invalid  # an unclosed group
+        if target == BACKTRACKING and sizes[0] > _MAX_UNROLLED:
+            raise Unsupported
         return "".join(out)
 
 

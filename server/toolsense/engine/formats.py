@@ -80,7 +80,7 @@ ASSERTED: dict[str, Callable[[str], bool]] = {
     "ipv4": _is_ipv4,
     "ipv6": _is_ipv6,
     "uuid": _is_uuid,
-    "regex": regexes.compiles,
+    "regex": regexes.is_ecma,
 }
 
 

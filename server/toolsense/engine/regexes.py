@@ -13,6 +13,10 @@ JSON Schema's dialect, as V8 runs it) and spelled for one of two engines:
    while they run (`concurrent=True`): a pattern that backtracks catastrophically costs at most the budget and
    never freezes the event loop. `None` means "ran out of budget, not evaluated".
 
+The budget is per match, and the matches of one unit and of one file also share a budget (`time_budget`): a
+tool holding 400 strings that each exhaust the per-match budget costs the unit's budget once, not 400 times the
+per-match one; when a shared budget is spent, the matches that remain are not run (`None`).
+
 A pattern that is not ECMA-262 (`(?i)`, `(?P<n>…)`, `(?>…)`, `a++`) or that neither engine can run is not
 evaluated: `compiles` says False, `search` None; the schema rules report the pattern, the value checks that
 they were cut short. Where toolsense and V8 still differ is listed in tests/data/pattern_differential.json.
@@ -20,8 +24,12 @@ they were cut short. Where toolsense and V8 still differ is listed in tests/data
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import re2  # type: ignore[import-untyped]
@@ -29,6 +37,67 @@ import re2  # type: ignore[import-untyped]
 from .ecma_regex import BACKTRACKING, RE2, Invalid, Unsupported, translate
 
 DEFAULT_BUDGET_MS = 200
+
+
+class RegexClock:
+    """The time the backtracking engine may still spend on the matches that share this budget (a unit's, within
+    its file's: `parent`). Charged with the time each match took; spent, it lets no further match run."""
+
+    def __init__(self, total_ms: float, scope: str, parent: RegexClock | None = None) -> None:
+        self.total_ms = total_ms
+        self.scope = scope
+        """What shares the budget, as messages name it ("this tool", "this file")."""
+        self.parent = parent
+        self._left = total_ms / 1000
+        self._announced = False
+        self._timed_out: set[tuple[str, str]] = set()
+        """(pattern, text) pairs that ran out of time: asked again (the same key for `patternProperties` and
+        `additionalProperties`), not run again."""
+
+    def seconds_left(self) -> float:
+        own = max(self._left, 0.0)
+        return own if self.parent is None else min(own, self.parent.seconds_left())
+
+    def charge(self, seconds: float) -> None:
+        self._left -= seconds
+        if self.parent is not None:
+            self.parent.charge(seconds)
+
+    def spent_by(self) -> RegexClock | None:
+        """The clock (this one or an enclosing one) whose budget is spent; None while time is left."""
+        if self.parent is not None and (outer := self.parent.spent_by()) is not None:
+            return outer
+        return self if self._left <= 0 else None
+
+    def timed_out(self, pattern: str, text: str) -> bool:
+        return (pattern, text) in self._timed_out or (self.parent is not None and self.parent.timed_out(pattern, text))
+
+    def note_timeout(self, pattern: str, text: str) -> None:
+        self._timed_out.add((pattern, text))
+
+    def announce(self) -> bool:
+        """True the first time it is asked: that the budget is spent is said once per budget."""
+        first, self._announced = not self._announced, True
+        return first
+
+
+UNIT_BUDGET_MATCHES = 5
+FILE_BUDGET_MATCHES = 25
+"""A unit's matches share the time of this many per-match budgets, and a file's units this many: with the
+default 200 ms, one second per tool and five per file, however many strings and examples they hold."""
+
+CLOCK: ContextVar[RegexClock | None] = ContextVar("toolsense_regex_clock", default=None)
+
+
+@contextlib.contextmanager
+def time_budget(total_ms: float, scope: str) -> Iterator[RegexClock]:
+    """Within the block, backtracking matches share `total_ms` (within any enclosing block's budget)."""
+    clock = RegexClock(total_ms, scope, CLOCK.get())
+    token = CLOCK.set(clock)
+    try:
+        yield clock
+    finally:
+        CLOCK.reset(token)
 
 
 def ecma_to_re2(pattern: str) -> str | None:
@@ -81,10 +150,27 @@ def compiles(pattern: str) -> bool:
     return _linear(pattern) is not None or _backtracking(pattern) is not None  # one reading: both agree on validity
 
 
+@functools.lru_cache(maxsize=1024)
+def is_ecma(pattern: str) -> bool:
+    """Whether V8 accepts the pattern (the `regex` format, TS210): one toolsense can run, or one too large to
+    run (`a{99999999999}`: a repeat count beyond what the backtracking engine can write out), whose matches are
+    reported as not evaluated."""
+    if compiles(pattern):
+        return True
+    try:
+        translate(pattern, BACKTRACKING)
+    except Unsupported:
+        return True
+    except (Invalid, RecursionError):
+        return False
+    return False
+
+
 def search(pattern: str, text: str, budget_ms: int = DEFAULT_BUDGET_MS) -> bool | None:
     """Whether the pattern matches somewhere in text (ECMA `RegExp.prototype.test`). None when it was not
-    evaluated: the pattern needs the backtracking engine and ran out of `budget_ms`, or no engine can run it
-    (`compiles` tells the two apart). A pattern is never taken as matching without being run."""
+    evaluated: the pattern needs the backtracking engine and ran out of `budget_ms` or of the shared budget
+    (`CLOCK`), or no engine can run it (`compiles` tells the two apart). A pattern is never taken as matching
+    without being run."""
     linear = _linear(pattern)
     if linear is not None and linear.programsize * len(text) <= _MAX_LINEAR_WORK:
         try:
@@ -94,12 +180,24 @@ def search(pattern: str, text: str, budget_ms: int = DEFAULT_BUDGET_MS) -> bool 
     compiled = _backtracking(pattern)
     if compiled is None:
         return None
+    clock = CLOCK.get()
+    timeout = max(budget_ms, 1) / 1000
+    if clock is not None:
+        if clock.spent_by() is not None or clock.timed_out(pattern, text):
+            return None
+        timeout = min(timeout, clock.seconds_left())
+    started = time.monotonic()
     try:
-        return compiled.search(text, timeout=max(budget_ms, 1) / 1000, concurrent=True) is not None
+        return compiled.search(text, timeout=timeout, concurrent=True) is not None
     except TimeoutError:
+        if clock is not None:
+            clock.note_timeout(pattern, text)
         return None
     except (RecursionError, MemoryError):
         return None
+    finally:
+        if clock is not None:
+            clock.charge(time.monotonic() - started)
 
 
 # --- file globs ------------------------------------------------------------------------------------------

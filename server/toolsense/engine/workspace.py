@@ -237,7 +237,21 @@ def json_files(paths: Iterable[Path], settings: Settings) -> Iterator[FoundFile]
 
 def _walk(root: Path, folder: str, base: str | None, exclude: tuple[str, ...] | list[str]) -> Iterator[FoundFile]:
     """As `os.walk(root)` top-down (symlinked folders not entered, unreadable folders skipped), files of a
-    folder in name order before its subfolders in name order. `base`: the folder's resolved uri."""
+    folder in name order before its subfolders in name order. `base`: the folder's resolved uri. Iterative, with
+    a stack of folders still to list: a chain of 1,200 nested folders (which git checks out) is as deep as the
+    recursion limit would allow."""
+    pending: list[tuple[str, str | None]] = [(folder, base)]
+    while pending:
+        folder, base = pending.pop()
+        listed = list(_listed(root, folder, base, exclude))
+        yield from (found for found in listed if isinstance(found, FoundFile))
+        pending.extend(reversed([sub for sub in listed if not isinstance(sub, FoundFile)]))
+
+
+def _listed(
+    root: Path, folder: str, base: str | None, exclude: tuple[str, ...] | list[str]
+) -> Iterator[FoundFile | tuple[str, str | None]]:
+    """One folder's JSON files in name order, then its subfolders to enter (path and resolved uri) in name order."""
     from .units import glob_any
 
     try:
@@ -286,8 +300,7 @@ def _walk(root: Path, folder: str, base: str | None, exclude: tuple[str, ...] | 
                 continue  # as os.walk: a symlinked folder is not entered
         except OSError:
             continue
-        sub_base = None if prefix is None else prefix + quote_from_bytes(os.fsencode(entry.name))
-        yield from _walk(root, sub, sub_base, exclude)
+        yield sub, None if prefix is None else prefix + quote_from_bytes(os.fsencode(entry.name))
 
 
 def _size(path: Path) -> int:

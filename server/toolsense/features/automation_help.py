@@ -32,6 +32,7 @@ from ..engine.placement import place
 from ..engine.units import root_value
 from ..models.base import ENUM_SCHEMAS
 from ..models.definitions import ConditionOp
+from . import markdown
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer, TargetLocation
 
 _PATH_PREFIX = re.compile(r"[\w\-\[\].]*\Z")
@@ -339,17 +340,17 @@ def automation_hover(query: CursorQuery) -> HoverAnswer | None:
     path = ".".join(s.text for s in found.segments)
     span = _byte_span(query, found.place.string_start, found.segments[0].start, found.segments[-1].end)
     if res.status != "ok":
-        return HoverAnswer(f"`{path}` · not resolved here (see the diagnostic)", span)
+        return HoverAnswer(f"{markdown.code(path)} · not resolved here (see the diagnostic)", span)
     shape = res.shape
     type_text = shape.type if shape is not OPEN else "unknown shape"
-    lines = [f"**`{path}`** · `{type_text}`"]
+    lines = [f"**{markdown.code(path)}** · {markdown.code(type_text)}"]
     description = shape.description
     if description:
-        lines += ["", description]
+        lines += ["", markdown.text(description)]  # file text: shown, never rendered
     lines += ["", f"*{_origin(found.place, res)}*"]
     fields = shape.fields() if shape is not OPEN else None
     if fields:
-        shown = ", ".join(f"`{f.name}`" for f in fields[:12]) + (", …" if len(fields) > 12 else "")
+        shown = ", ".join(markdown.code(f.name) for f in fields[:12]) + (", …" if len(fields) > 12 else "")
         lines += ["", f"Fields: {shown}"]
     return HoverAnswer("\n".join(lines), span)
 
@@ -360,16 +361,17 @@ def _origin(place: _StringPlace, res: Resolution) -> str:
     if res.kind == "user":
         return "The automation owner's profile (`user`)"
     if res.kind == "variable":
-        return f"Variable `{res.root}` of this automation (`variables`)"
+        return f"Variable {markdown.code(res.root)} of this automation (`variables`)"
     if res.kind == "output" and res.action is not None:
         action = res.action
-        return f"Output of action {action.label} (#{action.index + 1}, tool `{action.tool}`), stored as `{res.root}`"
+        tool, root = markdown.code(action.tool or ""), markdown.code(res.root)
+        return f"Output of action {markdown.text(action.label)} (#{action.index + 1}, tool {tool}), stored as {root}"
     if res.kind in ("trigger_data", "trigger_field"):
-        text = res.detail or "Trigger data"
+        text = markdown.text(res.detail) if res.detail else "Trigger data"
         if res.kind == "trigger_field" and place.where.area != "filter":
-            text += f" (shorthand for `trigger_data.{res.root}`)"
+            text += f" (shorthand for {markdown.code('trigger_data.' + res.root)})"
         return text
-    return res.detail or ""
+    return markdown.text(res.detail or "")
 
 
 # --- definition -------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import logging
 from ..document.jsontree import Pointer
 from ..engine.schemas import description_of, enum_values, json_types, properties_of, subschemas_at, type_label
 from ..jsonvalue import JsonObject, JsonValue, loads
+from . import markdown
 from .completion import enum_meaning
 from .jsonschema_vocab import FORMATS, KEYWORDS, TYPE_NAMES, schema_state
 from .providers import PROVIDERS, CursorQuery, HoverAnswer
@@ -68,7 +69,7 @@ def schema_hover(query: CursorQuery) -> HoverAnswer | None:
 
 
 def _code(value: JsonValue) -> str:
-    return f"`{json.dumps(value, ensure_ascii=False)}`"
+    return markdown.code(json.dumps(value, ensure_ascii=False))
 
 
 def _field_text(query: CursorQuery, site: Site, pointer: Pointer, part: str) -> str | None:
@@ -78,23 +79,25 @@ def _field_text(query: CursorQuery, site: Site, pointer: Pointer, part: str) -> 
     name = site.pointer[-1]
     parent = _parent_properties(site)
     required = parent.get(name) if isinstance(name, str) else None
-    label = f"**{name}**" if isinstance(name, str) else f"item {name}"
-    header = f"{label} · `{type_label(schemas)}`"
+    label = f"**{markdown.text(name)}**" if isinstance(name, str) else f"item {name}"
+    header = f"{label} · {markdown.code(type_label(schemas))}"
     if required is not None:
         header += " · required" if required else " · optional"
     lines = [header]
     description = description_of(schemas)
+    ours = site.role == "envelope"  # toolsense's own models' descriptions are Markdown; a file's are text
     if description:
-        lines += ["", description]
+        lines += ["", description if ours else markdown.text(description)]
     values = enum_values(schemas)
     if part == "value" and values:
         current = _token_value(query)
         if current in values:
             meaning = enum_meaning(values, current)
-            lines += ["", f"{_code(current)}" + (f": {meaning}" if meaning else "")]
+            shown = meaning if ours or not meaning else markdown.text(meaning)
+            lines += ["", f"{_code(current)}" + (f": {shown}" if shown else "")]
     if values:
         lines += ["", "Allowed: " + ", ".join(_code(v) for v in values[:20]) + (", …" if len(values) > 20 else "")]
-    lines += ["", f"*{site.subject}*"]
+    lines += ["", f"*{markdown.text(site.subject)}*"]
     return "\n".join(lines)
 
 
@@ -138,10 +141,10 @@ def _schema_text(query: CursorQuery, site: Site, part: str) -> str | None:
 
 def _property_summary(name: str, schema: JsonObject) -> str:
     kinds = json_types([schema])
-    lines = [f"**{name}** · `{' | '.join(sorted(kinds)) or 'any'}`"]
+    lines = [f"**{markdown.text(name)}** · {markdown.code(' | '.join(sorted(kinds)) or 'any')}"]
     description = schema.get("description")
     if isinstance(description, str) and description:
-        lines += ["", description]
+        lines += ["", markdown.text(description)]
     values = schema.get("enum")
     if isinstance(values, list) and values:
         lines += ["", "Allowed: " + ", ".join(_code(v) for v in values[:20])]
@@ -164,17 +167,17 @@ def _tool_name_text(query: CursorQuery, pointer: Pointer, part: str) -> str | No
         return None
     tool = query.registry.lookup(name)
     if tool is None:
-        return f"No tool named `{name}` in the workspace."
-    lines = [f"**{tool.name}** · tool ({tool.dialect})"]
+        return f"No tool named {markdown.code(name)} in the workspace."
+    lines = [f"**{markdown.text(tool.name)}** · tool ({tool.dialect})"]
     if tool.description:
-        lines += ["", tool.description]
+        lines += ["", markdown.text(tool.description)]
     schema = tool.input_schema or {}
     props = properties_of([schema])
     if props:
         lines += ["", "Parameters:"]
         for prop in props[:_MAX_PARAMETERS_SHOWN]:
             kind = type_label([prop.schema]) if prop.schema else "any"
-            lines.append(f"- `{prop.name}`: {kind}{' (required)' if prop.required else ''}")
+            lines.append(f"- {markdown.code(prop.name)}: {markdown.text(kind)}{' (required)' if prop.required else ''}")
         if len(props) > _MAX_PARAMETERS_SHOWN:
             lines.append(f"- … {len(props) - _MAX_PARAMETERS_SHOWN} more")
     return "\n".join(lines)

@@ -18,7 +18,7 @@ from ..engine.units import Unit
 from ..models.definitions import NAME_KEY
 from ..settings import Settings
 from ..tokens import count_tool
-from . import completion, hover
+from . import completion, hover, markdown
 from .providers import PROVIDERS, CompletionCandidate, CursorQuery, HoverAnswer
 from .sites import Site, call_tool_name
 from .symbols import MAX_UNITS_WITH_CHILDREN
@@ -130,7 +130,7 @@ PROVIDERS.completion(model_completion)
 def budget_markdown(view: ToolView, settings: Settings) -> str:
     """Hover text for a tool's name: its budget against each profile that applies (or the dialect's own)."""
     if not isinstance(view.schema, dict):
-        return f"**{view.name or 'tool'}**: no input schema"
+        return f"**{markdown.text(view.name or 'tool')}**: no input schema"
     budget = tool_budget(view.schema, settings.limits.max_schema_depth, settings.limits.max_subschemas)
     names = active_profiles(view, settings)
     if not names:
@@ -144,7 +144,7 @@ def budget_markdown(view: ToolView, settings: Settings) -> str:
         ("union (anyOf / type-array) parameters", budget.union_parameters, "max_union_parameters"),
     ]
     header = "| | this tool | " + " | ".join(names) + " |"
-    lines = [f"**{view.name or 'tool'}** — budget (limits as of {AS_OF})", "", header]
+    lines = [f"**{markdown.text(view.name or 'tool')}** — budget (limits as of {AS_OF})", "", header]
     lines.append("|---|---:|" + "---:|" * len(names))
     for label, count, key in rows:
         cells = []

@@ -6,6 +6,7 @@ import asyncio
 
 from lsprotocol import types
 
+from ..features import markdown as markdown_text
 from ..features.hover import hover
 from ..tokens import encoding, encoding_ready
 from .convert import span_range
@@ -34,5 +35,5 @@ def register(server: ToolsenseServer) -> None:
 
 
 def plain(markdown: str) -> str:
-    """The hover text for a client without markdown: emphasis and code marks dropped."""
-    return markdown.replace("**", "").replace("`", "").replace("\n---\n", "\n")
+    """The hover text for a client without markdown: emphasis and code marks dropped, escapes undone."""
+    return markdown_text.plain(markdown)

@@ -33,10 +33,11 @@ from ..document.document import Document
 from ..document.jsontree import Pointer
 from ..document.lines import Position, PositionEncoding, Range
 from ..engine.catalog import UnitKind
-from ..engine.checker import Diagnostic, FileReport, RelatedLocation, UnitCache, check_document, run_unit_checks
+from ..engine.checker import Diagnostic, FileReport, RelatedLocation, UnitCache, check_document
 from ..engine.context import CheckContext, ToolInfo, ToolRegistry
 from ..engine.filefacts import FileFacts
 from ..engine.findings import Finding
+from ..engine.unit_rules import run_unit_checks
 from ..engine.units import Split, Unit, UnitProblem
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -101,9 +102,28 @@ def encoding_ready() -> bool:
     return encoding.cache_info().currsize > 0
 
 
+_LONG_WHITESPACE = 250_000
+r"""tiktoken splits a text with fancy-regex, which gives up on a whitespace run of about a million characters
+(its backtrack limit: `\s+(?!\S)`) and panics. From this length on, a run is split by tiktoken's own Python
+reading of the same pattern (the `regex` module), which has no such limit and gives the same pieces."""
+
+
 def count_text(text: str) -> int:
     """o200k_base tokens of a text; special-token strings count as the plain text they are."""
-    return len(encoding().encode_ordinary(text))
+    if len(text) >= _LONG_WHITESPACE and _longest_whitespace_run(text) >= _LONG_WHITESPACE:
+        return len(encoding()._encode_only_native_bpe(text))
+    try:
+        return len(encoding().encode_ordinary(text))
+    except BaseException as error:
+        # A Rust panic arrives as pyo3's PanicException, a BaseException: only that one is taken (never
+        # KeyboardInterrupt or SystemExit), and the text is split in Python instead.
+        if type(error).__name__ != "PanicException":
+            raise
+        return len(encoding()._encode_only_native_bpe(text))
+
+
+def _longest_whitespace_run(text: str) -> int:
+    return max((len(run) for run in re.findall(r"\s+", text)), default=0)
 
 
 def compact_json(value: Any) -> str:

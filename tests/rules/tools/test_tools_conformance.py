@@ -207,3 +207,48 @@ def test_formats_in_examples_calls_and_defaults_are_warnings() -> None:
 def test_long_unicode_property_names_run_in_linear_time(pattern: str, text: str) -> None:
     assert regexes.runs_in_linear_time(pattern)
     assert regexes.search(pattern, text) is True
+
+
+# --- huge repeat counts and Annex B classes (the third adversarial campaign, F14 and F15) --------------------
+
+HUGE = "a{" + "1" * 5000 + "," + "2" * 5000 + "}"
+
+
+def test_a_5000_digit_repeat_count_is_valid_and_not_run() -> None:
+    # V8 reads a count beyond 2^31-1 as its infinity; Python's int() refuses 5,000 digits (TS900 and exit 3).
+    schema = {
+        "type": "object",
+        "properties": {"s": {"type": "string", "pattern": HUGE, "description": "S."}},
+        "additionalProperties": False,
+    }
+    diags = check(tool(schema, input_examples=[{"s": "aaa"}]))
+    assert [(d.code, d.message[:60]) for d in diags] == [
+        ("TS236", 'Checking input example 1 was cut short: pattern "a{111111111')
+    ]
+    assert diags[0].message.endswith("is not an ECMA-262 regular expression toolsense can run")
+    assert regexes.is_ecma(HUGE) and not regexes.compiles(HUGE) and regexes.search(HUGE, "aaa") is None
+    assert regexes.is_ecma("\\" + "1" * 5000)  # a 5,000-digit escape: an octal escape and digits (Annex B)
+
+
+@pytest.mark.timeout(60)
+def test_a_lower_bound_the_backtracking_engine_would_write_out_is_not_compiled() -> None:
+    # `regex` compiles a{2147483647} by writing out its repeats: all the memory there is. RE2 reads a count it
+    # cannot parse as literal text: `^a{99999999999}$` must not match the text "a{99999999999}".
+    for pattern in ("^a{99999999999}$", "(?=a)a{2147483647}", "(a{1000}){1000}"):
+        assert regexes.is_ecma(pattern) and not regexes.compiles(pattern)
+        assert regexes.search(pattern, pattern.strip("^$")) is None
+    assert regexes.search("^a{0,99999999999}$", "a" * 5000) is True  # an upper bound that large is none
+    assert regexes.search("^a{2,1001}$", "a") is False
+
+
+def test_annex_b_set_escape_next_to_a_dash_is_no_range() -> None:
+    # `[\w-\.]` is \w, `-` and `.` (V8: valid); it was spelled as the range `_-.`, which both engines reject.
+    email = r"^[\w-\.]+@([\w-]+\.)+[\w-]{2,4}$"
+    schema = {
+        "type": "object",
+        "properties": {"e": {"type": "string", "pattern": email, "description": "E."}},
+        "additionalProperties": False,
+    }
+    assert check(tool(schema, input_examples=[{"e": "a-b.c@example.com"}])) == []
+    assert [d.code for d in check(tool(schema, input_examples=[{"e": "a/b@example.com"}]))] == ["TS235"]
+    assert regexes.search(r"^[.-\w]+$", "-") is True and regexes.search(r"^[.-\w]+$", "/") is False

@@ -186,6 +186,52 @@ def test_patterns_beyond_the_linear_engine_are_cut_short_not_hung() -> None:
     assert mismatch.text == '"b"'
 
 
+# A lookaround pattern (the backtracking engine) on which "a" * 30 + "b" runs out of any budget.
+_EXHAUSTING = {
+    "type": "object",
+    "properties": {
+        "s": {"type": "array", "description": "s", "items": {"type": "string", "pattern": "^(?=a)(a|aa)+(?<!b)$"}}
+    },
+    "additionalProperties": False,
+}
+_SLOW = "a" * 40 + "b"
+
+
+@pytest.mark.timeout(60)
+def test_a_tools_matches_share_one_time_budget_said_once() -> None:
+    # 40 strings that each use up the per-match budget (20 ms) cost the tool's budget (5 x 20 ms) once, not
+    # 40 times; the second example is not matched at all, and nothing more is said about it.
+    settings = Settings(limits=LimitsSettings(regex_timeout_ms=20))
+    examples = [{"s": [_SLOW + str(i) for i in range(40)]}, {"s": [_SLOW]}]
+    diags = check(tool(_EXHAUSTING, name="budget_once", input_examples=examples), settings=settings)
+    cut = one(diags, "TS236")
+    assert cut.message == (
+        'Checking input example 1 was cut short: matching pattern "^(?=a)(a|aa)+(?<!b)$" took longer than the '
+        "regex time budget, and the regex time budget of this tool (100 ms) is spent: its remaining patterns were "
+        "not matched"
+    )
+    assert cut.text == "{" and cut.range[0] == 18  # the first example's opening brace
+
+
+@pytest.mark.timeout(60)
+def test_a_files_tools_share_one_time_budget_said_once() -> None:
+    # Five tools spend the file's budget (25 x 20 ms); the sixth is not matched, and the fifth says it once.
+    settings = Settings(limits=LimitsSettings(regex_timeout_ms=20))
+    tools = [
+        json.loads(
+            tool(_EXHAUSTING, name=f"file_budget_{i}", input_examples=[{"s": [_SLOW + str(j) for j in range(8)]}])
+        )
+        for i in range(6)
+    ]
+    diags = check(json.dumps(tools), settings=settings)
+    messages = [d.message.split(", and ")[-1] for d in only(diags, "TS236")]
+    assert messages == [
+        *["the regex time budget of this tool (100 ms) is spent: its remaining patterns were not matched"] * 4,
+        "the regex time budget of this file (500 ms) is spent: its remaining patterns were not matched",
+    ]
+    assert codes(diags) == ["TS236"] * 5
+
+
 def test_examples_of_a_valid_tool_and_tools_without_examples_are_quiet() -> None:
     text = tool(SLO_SCHEMA, input_examples=[{"name": "A", "sli": {"alias": "ok"}, "target_percentage": 99.5}])
     assert check(text) == []

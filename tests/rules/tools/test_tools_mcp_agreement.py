@@ -22,9 +22,10 @@ import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema.protocols import Validator
 
-from toolsense.engine.checker import resolve_severity, run_unit_checks
+from toolsense.engine.checker import resolve_severity
 from toolsense.engine.context import CheckContext, ToolRegistry
 from toolsense.engine.findings import Severity
+from toolsense.engine.unit_rules import run_unit_checks
 from toolsense.engine.units import Unit
 from toolsense.models.definitions import MCP_VERSIONS
 from toolsense.rules import CATALOG

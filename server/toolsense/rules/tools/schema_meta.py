@@ -60,7 +60,7 @@ def _meta_validator(cls: type[Validator]) -> Validator:
 
 
 def _is_pattern(instance: object) -> bool:
-    return not isinstance(instance, str) or regexes.compiles(instance)
+    return not isinstance(instance, str) or regexes.is_ecma(instance)
 
 
 @functools.lru_cache(maxsize=16)
@@ -349,7 +349,7 @@ _QUICK_CHECKS = _quick_checks()
 
 
 def _compiles(pattern: str) -> bool:
-    return regexes.compiles(pattern)
+    return regexes.is_ecma(pattern)
 
 
 def _draft_name(cls: type[Validator]) -> str:
