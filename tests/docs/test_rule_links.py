@@ -36,8 +36,9 @@ def test_an_editor_diagnostic_links_its_code_to_the_page() -> None:
 def test_rules_with_codes_explains_them_and_links_each_page(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "ts220"]) == 0
     assert capsys.readouterr().out == (
-        "TS220 missing-additional-properties-false (warning; Tool definitions: strictness)\n"
-        "An object schema without `additionalProperties: false`: the model may send keys the tool ignores.\n"
+        "TS220 missing-additional-properties-false (information; Tool definitions: strictness)\n"
+        "An object schema without `additionalProperties: false`: the model may send keys the tool ignores (advice "
+        "outside a strict dialect, where TS263 is the error).\n"
         "Quick fix: add `additionalProperties: false` (safe when the object lists its properties)\n"
         f"{TS220_PAGE}\n"
     )
