@@ -47,6 +47,13 @@ NOT_OURS = {"look-alike", "nonstandard"}
 SPLITS = ("seen", "dev", "test")
 BLIND = "test"  # the half judged once, at the end: its findings are counted, not shown
 PENDING = "?"
+TEST_HALF_JUDGEMENT = (
+    "Judged once, at the end of the round that fixed against the dev half (2026-12-07, `--unblind`): no error, "
+    "before the fixes (d652562) or after; the 4 TS220 findings are advice on valid tools (warnings before, "
+    "information now); the 8 TS250 hints are right (MCP: `destructiveHint` and `idempotentHint` mean nothing when "
+    "`readOnlyHint` is true). From now on an error on this half fails the check until it is judged."
+)
+"""The one judgement of the blind half (issue 30): what its findings were when it was read, before and after."""
 
 sys.path.insert(0, str(ROOT / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -405,12 +412,12 @@ def split_markdown(found: list[Found], rows: list[dict[str, str]]) -> list[str]:
     test_found = [f for f in found if half_of.get(f.file) == BLIND]
     lines += [
         "",
-        "### Test half: to be judged",
+        "### Test half: judged once",
         "",
-        f"{len(test_found)} findings, counted and not read: "
+        f"{len(test_found)} findings: "
         + (", ".join(f"{n} {sev}" for sev, n in sorted(collections.Counter(f.severity for f in test_found).items())))
-        + ". The lead judges them once, at the end (`python scripts/ecosystem.py --unblind`), and gives the figures "
-        "before and after the fixes here.",
+        + ". "
+        + TEST_HALF_JUDGEMENT,
         "",
     ]
     return lines
