@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from toolsense.domain.injection import _PATTERNS, _WORDS, _caseless, _present, decoded_forms, text_signals
+from toolsense.domain.decoding import decoded_forms
+from toolsense.domain.injection import _PATTERNS, _WORDS, _caseless, _present, text_signals
 from toolsense.engine.memo import TextMemo
 
 SECURITY = Path(__file__).resolve().parents[2] / "corpus" / "security"
