@@ -211,7 +211,11 @@ async def test_definition_in_a_half_typed_call(session: Session) -> None:
     tool_uri = session.open("tools/send.tool.json", SEND_TOOL)
     await session.diagnostics(tool_uri, 1)
     text, line, character = at('{"type": "tool_use", "name": "send_m|essage", "input": {"channel": "x", ')
-    uri = session.open("calls/broken.json", text)
+    # Half typed: the document parsed (and was claimed as a call) before the edit broke it. A file that never
+    # parsed is claimed only by settings or `$schema` (issue 30), so it gets no navigation.
+    uri = session.open("calls/broken.json", '{"type": "tool_use", "name": "send_message", "input": {}}')
+    await session.diagnostics(uri)
+    session.change(uri, (None, text))
     locations = await session.client.text_document_definition_async(
         types.DefinitionParams(types.TextDocumentIdentifier(uri), types.Position(line, character))
     )
