@@ -115,7 +115,7 @@ async def test_code_lens_runs_the_server_writes_and_opens_the_snapshot_and_summa
         types.ExecuteCommandParams(first.command, list(first.arguments or ()))
     )
     snapshot = session.root / ".toolsense" / "mcp" / "paged-demo.tools.json"
-    assert result["summary"] == "5 tools, 2 errors, 6 warnings"
+    assert result["summary"] == "5 tools, 2 errors, 1 warning"
     assert result["snapshot"] == snapshot.as_uri()
     assert json.loads(snapshot.read_text())["serverInfo"]["name"] == "paged-demo"
     assert [shown.uri for shown in session.shown] == [snapshot.as_uri()]
