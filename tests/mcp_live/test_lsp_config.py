@@ -124,7 +124,7 @@ async def test_code_lens_runs_the_server_writes_and_opens_the_snapshot_and_summa
         return any(d.code == "TS924" for d in diagnostics)
 
     (summary,) = [d for d in await session.diagnostics(uri, predicate=summarised) if d.code == "TS924"]
-    assert summary.message == "'demo': 5 tools, 2 errors, 6 warnings (snapshot .toolsense/mcp/paged-demo.tools.json)"
+    assert summary.message == "'demo': 5 tools, 2 errors, 1 warning (snapshot .toolsense/mcp/paged-demo.tools.json)"
     assert summary.severity == types.DiagnosticSeverity.Information
     assert (summary.range.start.line, summary.range.start.character) == find(text, '"demo"')
     # A server that cannot be reached: the failure is the entry's diagnostic.
