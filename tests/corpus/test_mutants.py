@@ -8,13 +8,12 @@ docs/accuracy.md ("Recall by mutation") has the full run over every corpus.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = 8
@@ -35,12 +34,7 @@ ELSEWHERE_CEILING = (3, 17)
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutants", ROOT / "scripts" / "mutants.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mutants"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("mutants")
 
 
 @pytest.fixture(scope="module")

@@ -4,23 +4,17 @@ repository (tests/corpus/security)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("security_accuracy", ROOT / "scripts" / "security_accuracy.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["security_accuracy"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("security_accuracy")
 
 
 def test_the_malicious_set_meets_its_targets(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,12 +3,11 @@ page's wrong example gets the finding it states while its right example does not
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_loader import load_script
 
 from toolsense.rules import CATALOG
 
@@ -16,12 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rule_pages", ROOT / "scripts" / "rule_pages.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["rule_pages"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("rule_pages")
 
 
 rule_pages = _load()
