@@ -165,6 +165,9 @@ def _parser() -> argparse.ArgumentParser:
         help="tool definition dialect",
     )
     schema.add_argument("--python-path", action="append", default=[], help="extra import path (repeatable)")
+    from .commands import register_all
+
+    register_all(sub)
     return parser
 
 
@@ -210,7 +213,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         from .schema_command import print_schema
 
         return int(print_schema(args, out, sys.stderr))
-    return EXIT_USAGE
+    from .commands import run
+
+    status = run(args, out)
+    return EXIT_USAGE if status is None else status
 
 
 @contextlib.contextmanager
