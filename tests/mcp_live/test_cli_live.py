@@ -6,7 +6,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -133,14 +132,12 @@ def _one(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
 
 def test_a_hanging_server_is_stopped_even_when_it_ignores_sigterm(tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
-    command = server_command("misbehave.py", "hang", str(pid_file))
-    started = time.monotonic()
+    command = server_command("raw_server.py", "hang-on-list", str(pid_file))
     result = run_cli(["check", "--mcp-server", command, "--mcp-timeout", "4", "--format", "json"], cwd=tmp_path)
-    elapsed = time.monotonic() - started
     only = _one(result)
     assert only["code"] == "TS921"
     assert only["message"] == "The server did not answer within 4 s (tools/list, page 1)"
-    assert elapsed < 4 + 20  # the time limit, the SDK's bounded shutdown (stdin, SIGTERM, SIGKILL) and start-up
+    # The CLI returned (run_cli's own limit) and the server that ignores SIGTERM is gone: the shutdown is bounded.
     assert not alive(int(pid_file.read_text()))
 
 
@@ -174,7 +171,7 @@ def test_garbage_before_the_protocol_is_a_warning_and_the_tools_are_still_checke
 
 
 def test_only_garbage_and_no_answer(tmp_path: Path) -> None:
-    command = server_command("misbehave.py", "noise-only")
+    command = server_command("raw_server.py", "noise-only")
     result = run_cli(["check", "--mcp-server", command, "--mcp-timeout", "4", "--format", "json"], cwd=tmp_path)
     only = _one(result)
     assert only["code"] == "TS921"

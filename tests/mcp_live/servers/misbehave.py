@@ -1,10 +1,8 @@
 """An SDK server that misbehaves in one chosen way, for the robustness tests.
 
 Usage: python misbehave.py MODE [PID_FILE]
-- hang: answers initialize, never answers tools/list, and ignores SIGTERM (only SIGKILL stops it);
 - crash: exits with status 3 before reading anything, after a traceback on stderr;
 - garbage: prints a banner on stdout, then serves one tool correctly;
-- noise-only: prints lines that are not JSON-RPC and never answers;
 - needs-input: asks for an API key on stdout and reads it from stdin before serving (it takes the client's
   first message as the key, so initialize is never answered).
 """
@@ -12,7 +10,6 @@ Usage: python misbehave.py MODE [PID_FILE]
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from typing import Any
 
@@ -44,29 +41,17 @@ async def one_tool(ctx: Any, params: types.PaginatedRequestParams | None) -> typ
     return types.ListToolsResult(tools=[ONE_TOOL])
 
 
-async def never(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-    await anyio.sleep_forever()
-    raise AssertionError("unreachable")
-
-
 def main() -> None:
     mode = sys.argv[1]
     if len(sys.argv) > 2:
         with open(sys.argv[2], "w") as handle:
             handle.write(str(os.getpid()))
-    if mode == "hang":
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        anyio.run(serve, never)
-    elif mode == "crash":
+    if mode == "crash":
         sys.stderr.write("Traceback (most recent call last):\nRuntimeError: DATABASE_URL is not set\n")
         sys.exit(3)
     elif mode == "garbage":
         print("Starting misbehave server v0.0.1 ...", flush=True)
         anyio.run(serve, one_tool)
-    elif mode == "noise-only":
-        print("Loading plugins...", flush=True)
-        print("Ready? not really", flush=True)
-        sys.stdin.read()
     elif mode == "needs-input":
         sys.stdout.write("Enter API key: ")
         sys.stdout.flush()

@@ -5,7 +5,12 @@ Usage: python raw_server.py MODE [ARG] [PID_FILE]
 - one-page N: answers tools/list with N tools in one page;
 - long-line MB: answers initialize with one line of MB megabytes (no newline until the end);
 - hang: writes its pid and the pid of a helper it started (in its own process group) to PID_FILE, one a line,
-  ignores SIGTERM and SIGHUP, and never answers.
+  ignores SIGTERM and SIGHUP, and never answers;
+- hang-on-list PID_FILE: writes its pid, ignores SIGTERM, answers initialize and never answers tools/list;
+- noise-only: prints two lines that are not JSON-RPC and never answers.
+
+Without the SDK's imports it is ready in a fraction of a second even on a loaded machine, so a test of a time
+limit measures the limit, not the start-up.
 """
 
 from __future__ import annotations
@@ -40,6 +45,15 @@ if mode == "hang":
         handle.write(f"{os.getpid()}\n{helper.pid}\n")
     time.sleep(120)
     sys.exit(0)
+if mode == "noise-only":
+    print("Loading plugins...", flush=True)
+    print("Ready? not really", flush=True)
+    sys.stdin.read()
+    sys.exit(0)
+if mode == "hang-on-list":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with open(arg, "w") as handle:
+        handle.write(str(os.getpid()))
 if mode == "stderr-flood":
     chunk = (("x" * 1023) + "\n").encode() * 1024
     for _ in range(int(arg)):
@@ -67,6 +81,8 @@ for line in sys.stdin.buffer:
                 "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info},
             }
         )
+    elif request["method"] == "tools/list" and mode == "hang-on-list":
+        continue
     elif request["method"] == "tools/list":
         count = int(arg) if mode == "one-page" else 1
         send({"jsonrpc": "2.0", "id": ident, "result": {"tools": [tool(f"t{i}") for i in range(count)]}})
