@@ -106,18 +106,23 @@ def _counted(count: int, words: tuple[str, str]) -> str:
     return f"{count} {words[0] if count == 1 else words[1]}"
 
 
-def summary_label(changes: Iterable[Change]) -> str:
+def summary_label(changes: Iterable[Change], kinds_shown: int | None = None) -> str:
     """`breaking: 1 removed; risky: 1 description changed; additive: 2 tools added` (worst class first, each
-    kind counted in the order it first appears); "" when there is no change."""
+    kind counted in the order it first appears); "" when there is no change. With `kinds_shown`, a class of more
+    kinds than that is only counted (`breaking: 4 changes`), for a label that must stay short (a code lens)."""
     by_class: dict[ChangeClass, Counter[str]] = {klass: Counter() for klass in CLASS_ORDER}
     for change in changes:
         by_class[change.klass][change.kind] += 1
     parts = []
     for klass in CLASS_ORDER:
         kinds = by_class[klass]
-        if kinds:
+        if not kinds:
+            continue
+        if kinds_shown is not None and len(kinds) > kinds_shown:
+            counted = _counted(sum(kinds.values()), ("change", "changes"))
+        else:
             counted = ", ".join(_counted(n, KIND_WORDS.get(kind, (kind, kind))) for kind, n in kinds.items())
-            parts.append(f"{klass.value}: {counted}")
+        parts.append(f"{klass.value}: {counted}")
     return "; ".join(parts)
 
 

@@ -183,6 +183,20 @@ class SchemaDiff:
                 self._add(RISKY, "keyword-changed", said, (*op, a[0]), (*np, b[0]))
             self._branches(a[1], b[1], (*op, a[0]), (*np, b[0]), path, depth, indexed, indexed)
             return False
+        with_them = new if a is None else old
+        if any(keyword in with_them for keyword in ("type", "properties", "items")):
+            # Alternatives beside the schema's own type: one more condition a value must meet (at least one of
+            # `body` or `reaction`), added or lifted; the rest of the level is compared as usual.
+            keyword = (b or a or ("anyOf", []))[0]
+            if a is None:
+                klass, kind = self._by_role(BREAKING, "constraint-tightened", ADDITIVE, "output-narrowed")
+                said = f"{self._where(path)}: {keyword} added (a value must now also match one of its variants)"
+                self._add(klass, kind, said, op, (*np, keyword), None, new.get(keyword))
+            else:
+                klass, kind = self._by_role(ADDITIVE, "constraint-loosened", RISKY, "output-constraint-loosened")
+                said = f"{self._where(path)}: {keyword} removed (its variants no longer restrict a value)"
+                self._add(klass, kind, said, (*op, keyword), np, old.get(keyword), None)
+            return False
         skip = (*TEXTS, "default", "examples")
         if a is None and b is not None:
             plain: list[JsonValue] = [{k: v for k, v in old.items() if k not in skip}]

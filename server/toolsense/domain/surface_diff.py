@@ -133,6 +133,15 @@ def _output(old: ToolSurface, new: ToolSurface) -> list[Change]:
 # false"; openWorldHint defaults to true. So a tool without annotations is taken as destructive and open-world.
 
 
+HINT_DEFAULTS: dict[str, JsonValue] = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+"""An absent hint means its default: `destructiveHint: true` written out where it was left out changes nothing."""
+
+
 def _hints(annotations: JsonValue) -> dict[str, JsonValue]:
     return annotations if isinstance(annotations, dict) else {}
 
@@ -180,7 +189,8 @@ def _annotations(old: ToolSurface, new: ToolSurface) -> list[Change]:
         )
         said_by.update(moved)
     for key in [*a, *[k for k in b if k not in a]]:
-        if key in said_by or ((key in a) == (key in b) and json_equal(a.get(key), b.get(key))):
+        default = HINT_DEFAULTS.get(key)
+        if key in said_by or json_equal(a.get(key, default), b.get(key, default)):
             continue
         said = f"annotation {escape(key)} changed from {_shown(a.get(key))} to {_shown(b.get(key))}"
         at_old = _member(old.annotations_pointer, a, key) if old.annotations is not None else old.pointer
