@@ -37,6 +37,7 @@ from .schema_reading import (
     alternatives_of,
     as_number,
     as_schema,
+    has_ref,
     indexed,
     keyword_at,
     keyword_shown,
@@ -117,8 +118,8 @@ class SchemaDiff:
     def _compare(
         self, old_value: JsonValue, new_value: JsonValue, op: Pointer, np: Pointer, path: tuple[str, ...], depth: int
     ) -> None:
-        if depth > MAX_DEPTH or json_equal(old_value, new_value):
-            return
+        if depth > MAX_DEPTH or (json_equal(old_value, new_value) and not has_ref(old_value)):
+            return  # equal, and no reference in it whose target may have changed
         old, op, old_ref = self._deref(as_schema(old_value), op, self.old)
         new, np, new_ref = self._deref(as_schema(new_value), np, self.new)
         if old_ref or new_ref:
@@ -126,8 +127,8 @@ class SchemaDiff:
             if key in self._seen:
                 return
             self._seen.add(key)
-            if json_equal(old, new):
-                return
+        if json_equal(old, new) and not has_ref(old):
+            return
         self._texts(old, new, op, np, path)
         if self._alternatives(old, new, op, np, path, depth):
             return

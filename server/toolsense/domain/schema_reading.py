@@ -109,6 +109,23 @@ def resolve_local(root: JsonValue, ref: str) -> tuple[JsonValue, Pointer] | None
     return node, tuple(pointer)
 
 
+def has_ref(value: JsonValue, budget: int = 10_000) -> bool:
+    """Whether a `$ref` is anywhere in value (bounded: past `budget` nodes, assume one is)."""
+    stack, seen = [value], 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > budget:
+            return True
+        if isinstance(node, dict):
+            if isinstance(node.get("$ref"), str):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 def alternatives_of(schema: dict[str, JsonValue]) -> tuple[str, list[JsonValue]] | None:
     for keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword)
