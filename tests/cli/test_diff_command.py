@@ -301,3 +301,12 @@ def test_base_outside_a_repository(tmp_path: Path, capsys: pytest.CaptureFixture
     status, out, err = run(capsys, "--base", "HEAD", str(path))
     assert (status, out) == (2, "")
     assert err.startswith(f"toolsense diff: HEAD:{path}: not a git repository")
+
+
+def test_a_keyword_name_from_the_file_is_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hidden = {**NEW["tools"][0], "inputSchema": {**NEW["tools"][0]["inputSchema"], "x-\u202enote": 1}}
+    old = write(tmp_path / "a.json", NEW)
+    new = write(tmp_path / "b.json", {"tools": [hidden]})
+    status, out, _ = run(capsys, str(old), str(new))
+    assert status == 0
+    assert "  search: the input: x-<U+202E>note changed from (none) to 1\n" in out and "\u202e" not in out

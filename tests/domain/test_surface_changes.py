@@ -519,3 +519,20 @@ def test_the_summary_label_counts_each_kind_worst_class_first() -> None:
 def test_the_suggested_bump(old: list[dict[str, Any]], new: list[dict[str, Any]], level: str, reason: str) -> None:
     bump = suggest_bump(compare_surfaces(mcp_surfaces(old), mcp_surfaces(new)))
     assert (bump.level, bump.reason) == (level, reason)
+
+
+def test_values_with_braces_are_quoted_as_they_are() -> None:
+    # A pattern's `{2}` once went through str.format and raised IndexError (found on the shared corpus).
+    old = schema({"code": {"type": "string", "pattern": "^[0-9]{2}$"}})
+    new = schema({"code": {"type": "string", "pattern": "^[0-9]{3}$", "minLength": 3}})
+    p = f"{IN}/properties/code"
+    assert one_tool(old, new) == [
+        ("breaking", "constraint-tightened", "parameter 'code': minLength 3 added", p, f"{p}/minLength"),
+        (
+            "breaking",
+            "constraint-tightened",
+            'parameter \'code\': pattern changed from "^[0-9]{2}$" to "^[0-9]{3}$"',
+            f"{p}/pattern",
+            f"{p}/pattern",
+        ),
+    ]

@@ -35,10 +35,10 @@ class DiffReport:
 
 
 def what(change: Change) -> str:
-    """What changed, with the word diff of a changed text."""
+    """What changed, with the word diff of a changed text; escaped (a keyword or a type name is the file's text)."""
     if change.kind in _WORD_DIFF_KINDS and isinstance(change.was, str) and isinstance(change.now, str):
-        return f"{change.message}: {word_diff(change.was, change.now)}"
-    return change.message
+        return f"{escape(change.message)}: {word_diff(change.was, change.now)}"
+    return escape(change.message)
 
 
 def headline(change: Change) -> str:

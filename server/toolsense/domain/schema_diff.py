@@ -256,7 +256,6 @@ class SchemaDiff:
             return  # number|integer and number: the same values
         wider = a is not None and (b is None or types_within(a, b))
         narrower = b is not None and (a is None or types_within(b, a))
-        said = f"{self._where(path)}: type {{}} from {type_text(a)} to {type_text(b)}"
         if wider:
             klass, kind = self._by_role(ADDITIVE, "type-widened", BREAKING, "output-type-widened")
             verb = "widened"
@@ -269,7 +268,7 @@ class SchemaDiff:
         self._add(
             klass,
             kind,
-            said.format(verb),
+            f"{self._where(path)}: type {verb} from {type_text(a)} to {type_text(b)}",
             keyword_at(op, old, "type"),
             keyword_at(np, new, "type"),
             old.get("type"),
@@ -322,13 +321,11 @@ class SchemaDiff:
                 tighter, said = keyword != "uniqueItems" or b is True, f"{keyword} {short_repr(b, 40)} added"
             elif not present[1]:
                 tighter, said = False, f"{keyword} {short_repr(a, 40)} removed"
-            elif x is not None and y is not None and keyword in UPPER:
-                tighter, said = y < x, f"{keyword} {{}} from {short_repr(a)} to {short_repr(b)}"
-            elif x is not None and y is not None and keyword in LOWER:
-                tighter, said = y > x, f"{keyword} {{}} from {short_repr(a)} to {short_repr(b)}"
+            elif x is not None and y is not None and keyword in (*UPPER, *LOWER):
+                tighter = y < x if keyword in UPPER else y > x
+                said = f"{keyword} {'tightened' if tighter else 'loosened'} from {short_repr(a)} to {short_repr(b)}"
             else:
                 tighter, said = b is not False, f"{keyword} changed from {short_repr(a, 40)} to {short_repr(b, 40)}"
-            said = said.format("tightened" if tighter else "loosened")
             if tighter:
                 klass, kind = self._by_role(BREAKING, "constraint-tightened", ADDITIVE, "output-narrowed")
             else:
