@@ -69,7 +69,7 @@ def test_text_groups_the_changes_by_class_and_suggests_a_bump(
         "      old #/tools/1\n"
         "risky (1)\n"
         "  search: description changed: Search the {+whole +}web.\n"
-        "      old #/tools/0/description; new #/tools/0/description\n"
+        "      at #/tools/0/description\n"
         "additive (1)\n"
         "  search: optional parameter 'site' added\n"
         "      old #/tools/0/inputSchema/properties; new #/tools/0/inputSchema/properties/site\n"

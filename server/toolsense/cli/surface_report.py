@@ -55,6 +55,15 @@ def place(change: Change, pointer: Pointer | None) -> str | None:
     return f"{escape(change.file)}#{escape(pointer_text(pointer))}"
 
 
+def _places(change: Change) -> str:
+    """`at #/a` when the change is at the same place in both versions, else `old #/a; new #/b` (one side only
+    for a tool removed or added)."""
+    old, new = place(change, change.old), place(change, change.new)
+    if old is not None and old == new:
+        return f"at {old}"
+    return "; ".join(f"{side} {p}" for side, p in (("old", old), ("new", new)) if p)
+
+
 def text_report(report: DiffReport) -> str:
     lines = [f"toolsense diff: {escape(report.old)} -> {escape(report.new)}"]
     if not report.changes:
@@ -66,12 +75,7 @@ def text_report(report: DiffReport) -> str:
         lines.append(f"{klass.value} ({len(group)})")
         for change in group:
             lines.append(f"  {headline(change)}")
-            where = [
-                f"{side} {p}"
-                for side, p in (("old", place(change, change.old)), ("new", place(change, change.new)))
-                if p
-            ]
-            lines.append(f"      {'; '.join(where)}")
+            lines.append(f"      {_places(change)}")
     lines.append(f"suggested version bump: {report.bump.level} ({report.bump.reason})")
     return "\n".join(lines) + "\n"
 
