@@ -5,7 +5,12 @@ gave: a finding is matched across versions by tool, pointer inside the tool and 
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from functools import cache
+
 from ..domain.changes import Change, ChangeClass
+from ..engine.catalog import Catalog
 from ..engine.checker import Diagnostic, check_document
 from ..engine.context import CheckContext, ToolRegistry
 from ..engine.workspace import tool_infos
@@ -17,6 +22,25 @@ FindingKey = tuple[str, str, tuple[str | int, ...], str]
 """(file, tool, pointer inside the tool, code)."""
 
 
+def _is_security(check: Callable[..., object]) -> bool:
+    # A rule module names its family in `FAMILY`; the security families are marked in the catalog.
+    return getattr(sys.modules.get(check.__module__), "FAMILY", None) in CATALOG.security_families
+
+
+@cache
+def security_catalog() -> Catalog:
+    """The catalog with only the checks of the security families (the rest would cost a whole `toolsense check`
+    of both versions for findings that are dropped)."""
+    only = Catalog()
+    only.rules = dict(CATALOG.rules)
+    only.security_families = set(CATALOG.security_families)
+    for kind, checks in CATALOG.unit_checks.items():
+        only.unit_checks[kind] = [check for check in checks if _is_security(check)]
+    for kind, file_checks in CATALOG.file_checks.items():
+        only.file_checks[kind] = [check for check in file_checks if _is_security(check)]
+    return only
+
+
 def security_diagnostics(files: list[SourceFile]) -> list[tuple[str, Diagnostic]]:
     """Each file's diagnostics from the security rules, the files' tools registered together (a tool that shadows
     another server's is found across the files of a folder)."""
@@ -26,7 +50,7 @@ def security_diagnostics(files: list[SourceFile]) -> list[tuple[str, Diagnostic]
     codes = CATALOG.security_codes
     found: list[tuple[str, Diagnostic]] = []
     for file in files:
-        context = CheckContext(Settings(), registry, file.document.uri, False, catalog=CATALOG)
+        context = CheckContext(Settings(), registry, file.document.uri, False, catalog=security_catalog())
         report = check_document(file.document, context, None)
         found.extend((file.label, d) for d in report.diagnostics if d.code in codes and d.subject is not None)
     return found
