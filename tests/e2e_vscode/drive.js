@@ -56,12 +56,13 @@
 //                                                     (with `tools` tools) and become the active editor, each of
 //                                                     `problems` [{severity, message, line, column}] (1-based) must
 //                                                     be listed for it, and the entry get the problem `summary`;
-//                  drift {config, server, snapshot, suffix, drift, change, accepted}: then an entry whose committed
-//                                                     `snapshot` differs from the server's tools: its check leaves the
-//                                                     file as it is, puts `drift` on the entry and a TS927 problem
-//                                                     starting with `change` in the snapshot, and offers "Accept these
-//                                                     tools", whose click writes the snapshot (it then holds `suffix`)
-//                                                     and leaves the entry with `accepted` and no TS927 anywhere
+//                  drift {config, server, snapshot, suffix, drift, change, acceptTitle, accepted}: then an entry
+//                                                     whose committed `snapshot` differs from the server's tools: its
+//                                                     check leaves the file as it is, puts `drift` on the entry and a
+//                                                     TS927 problem starting with `change` in the snapshot, and offers
+//                                                     "Accept these tools" (its whole title `acceptTitle`), whose click
+//                                                     writes the snapshot (it then holds `suffix`) and leaves the entry
+//                                                     with `accepted` and no TS927 anywhere
 //   content        {quiet: {url, path, storageDir, logsDir}, tool: {url, path, tool, hoverLine, hoverColumn, fix: {line,
 //                  column, key, titleRegex}}}
 //                                                 optional, instead of the above (issue 24): `quiet` is a folder of
@@ -570,8 +571,10 @@ async function driftChecks(d) {
         const all = await page.locator('.editor-instance .codelens-decoration').allInnerTexts();
         throw new Error(`${error}; lenses: ${JSON.stringify(all)}`);
       });
+    const acceptShown = (await lensIn(ACCEPT_TITLE).first().innerText()).trim();
+    if (d.acceptTitle && acceptShown !== d.acceptTitle) throw new Error(`the accept lens reads ${JSON.stringify(acceptShown)}, expected ${JSON.stringify(d.acceptTitle)}`);
     await shot('drift-lens');
-    return `snapshot unchanged; entry: ${problemLabel(d.drift)}; snapshot: ${rows.map((r) => r.split(' || ')[0]).join(' ## ')}`;
+    return `snapshot unchanged; lens: ${acceptShown}; entry: ${problemLabel(d.drift)}; snapshot: ${rows.map((r) => r.split(' || ')[0]).join(' ## ')}`;
   });
 
   await check('accept', async () => {

@@ -67,7 +67,7 @@ def test_a_committed_snapshot_reports_drift_and_is_not_overwritten(tmp_path: Pat
     assert drift["TS927"]["range"]["start"]["line"] == changed_line
     assert drift["TS927"]["message"] == (
         'Tool \'get_item_0\' changed: inputSchema.properties.id.type is "string" on the server, "integer" here '
-        "(run with --update-snapshot to accept)"
+        "(breaking: 1 type changed; run with --update-snapshot to accept)"
     )
     removed_line = next(i for i, line in enumerate(lines) if '"old_tool"' in line)
     assert drift["TS926"]["range"]["start"]["line"] == removed_line

@@ -63,7 +63,7 @@ def test_drift() -> None:
             "TS927",
             ("tools", 2, "inputSchema", "properties", "on", "const"),
             "Tool 'flag' changed: inputSchema.properties.on.const is 1 on the server, true here "
-            "(run with --update-snapshot to accept)",
+            "(breaking: 1 enum value removed; additive: 1 enum value added; run with --update-snapshot to accept)",
         ),
     ]
 

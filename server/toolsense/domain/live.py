@@ -26,7 +26,8 @@ def drift_key(snapshot_uri: str) -> str:
 
 
 def pending_key(uri: str, name: str) -> str:
-    """Marks a server entry whose new tools wait for "Accept these tools" (the code lens offers it)."""
+    """Marks a server entry whose new tools wait for "Accept these tools" (the code lens offers it): the entry's
+    digest and the label of what accepting takes in (`{"digest": …, "label": "breaking: 1 removed"}`)."""
     return f"mcp-pending:{uri}#{name}"
 
 

@@ -24,7 +24,10 @@ from typing import Any
 from lsprotocol import types
 
 from ..document.document import Document
+from ..domain.changes import summary_label
 from ..domain.live import drift_key, entry_digest, pending_key, summary_key, tools_digest
+from ..domain.surface import mcp_surfaces
+from ..domain.surface_diff import compare_surfaces
 from ..engine.checker import check_document
 from ..engine.context import CheckContext
 from ..engine.findings import Severity
@@ -285,6 +288,8 @@ async def _drifted(
     listing for "Accept these tools", write nothing."""
     snapshot_uri = snapshot.resolve().as_uri()
     committed = read_snapshot_tools(snapshot) or []
+    # What accepting takes in, sorted as `toolsense diff` sorts it: on the entry, and in the accept lens's title.
+    sorted_changes = compare_surfaces(mcp_surfaces(committed), mcp_surfaces(listing.tools))
     findings = [
         {
             "code": d.code,
@@ -297,13 +302,15 @@ async def _drifted(
     ]
     server.registry.set_live(drift_key(snapshot_uri), {"digest": tools_digest(committed), "findings": findings})
     pending[(uri, name)] = (snapshot, snapshot_text(listing))
-    server.registry.set_live(pending_key(uri, name), entry_digest(entry))
+    lens_label = summary_label(sorted_changes, kinds_shown=2)
+    server.registry.set_live(pending_key(uri, name), {"digest": entry_digest(entry), "label": lens_label})
     relative = "/".join((*SNAPSHOT_FOLDER, snapshot.name))
     changes = len([d for d in drift if d.code in ("TS925", "TS926", "TS927")])
     review = len(drift) - changes
     message = (
-        f"'{name}': the server's tools differ from the committed snapshot ({_plural(changes, 'change')}"
-        + (f", {_plural(review, 'security finding')} in the new version" if review else "")
+        f"'{name}': the server's tools differ from the committed snapshot "
+        f"({summary_label(sorted_changes) or _plural(changes, 'change')}"
+        + (f"; {_plural(review, 'security finding')} in the new version" if review else "")
         + f"; see {relative}): review them, then 'Accept these tools' writes the new snapshot"
     )
     severity = Severity.ERROR if review else Severity.WARNING

@@ -48,16 +48,29 @@ def register(server: ToolsenseServer) -> None:
             unit.value,
             dialect_of(unit.dialect, unit.value),
             uri,
-            lambda name: server.registry.live.get(pending_key(uri, name)) is not None,
+            lambda name: accept_title(server.registry.live.get(pending_key(uri, name))),
         )
 
 
+def accept_title(waiting: Any) -> str | None:
+    """ "Accept these tools (breaking: 1 removed; additive: 2 tools added)": what accepting takes in, as `toolsense
+    diff` sorts it (`mcp_check_command` keeps the label with the entry's pending tools); None: nothing waits."""
+    if waiting is None:
+        return None
+    label = waiting.get("label") if isinstance(waiting, dict) else None
+    return f"{ACCEPT_TITLE} ({label})" if isinstance(label, str) and label else ACCEPT_TITLE
+
+
 def server_lenses(
-    document: Document, value: Any, dialect: str, uri: str, pending: Callable[[str], bool] = lambda name: False
+    document: Document,
+    value: Any,
+    dialect: str,
+    uri: str,
+    pending: Callable[[str], str | None] = lambda name: None,
 ) -> list[types.CodeLens] | None:
     """One lens on the key of each server entry, placed in one pass: the entries are members of one object,
     indexed once (a search from the root per entry took a minute for 5,000 servers). An entry whose listed
-    tools wait for acceptance (`pending`) gets the "Accept these tools" lens beside it."""
+    tools wait for acceptance gets the "Accept these tools" lens beside it, titled as `pending` says."""
     where = _key_places(document, dialect)
     if where is None:
         return None
@@ -69,8 +82,9 @@ def server_lenses(
         # A name used twice (two projects of ~/.claude.json): the entry's pointer says which one.
         arguments: list[Any] = [uri, entry.name] + ([list(entry.pointer)] if names[entry.name] > 1 else [])
         lenses.append(types.CodeLens(range_, types.Command(LENS_TITLE, CHECK_COMMAND, arguments=arguments)))
-        if pending(entry.name):
-            accept = types.Command(ACCEPT_TITLE, ACCEPT_COMMAND, arguments=[uri, entry.name])
+        title = pending(entry.name)
+        if title is not None:
+            accept = types.Command(title, ACCEPT_COMMAND, arguments=[uri, entry.name])
             lenses.append(types.CodeLens(range_, accept))
     return lenses
 

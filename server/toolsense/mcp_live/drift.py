@@ -10,8 +10,12 @@ import json
 from typing import Any
 
 from ..document.jsontree import Pointer
+from ..domain.changes import summary_label
+from ..domain.surface import tool_surface
+from ..domain.surface_diff import compare_tools
 from ..engine.findings import Finding
 from ..jsonvalue import short_repr
+from ..models.dialects import Dialect
 from .codes import TOOL_ADDED, TOOL_CHANGED, TOOL_REMOVED
 from .text_diff import review_new_version, word_diff
 
@@ -91,24 +95,31 @@ def drift_findings(committed: list[Any], live: list[Any], base: Pointer = ("tool
         findings.extend(review_new_version(name, live[new[name]], (*where, "name")))
         pointer, was, now, here = difference
         place = _dotted(pointer) or "the definition"
+        hint = _classed_hint(committed[index], live[new[name]])
         if isinstance(was, str) and isinstance(now, str) and (" " in was or " " in now):
-            message = f"Tool '{name}' changed: {place}: {word_diff(was, now)} ({UPDATE_HINT})"
+            message = f"Tool '{name}' changed: {place}: {word_diff(was, now)} ({hint})"
             findings.append(Finding(TOOL_CHANGED.code, message, (*where, *pointer)))
             continue
         if not here:
-            message = f"Tool '{name}' changed: the server now has {place} = {short_repr(now)} ({UPDATE_HINT})"
+            message = f"Tool '{name}' changed: the server now has {place} = {short_repr(now)} ({hint})"
             target_pointer: Pointer = (*where, *pointer[:-1])
             findings.append(Finding(TOOL_CHANGED.code, message, target_pointer, "key" if pointer[:-1] else "value"))
             continue
         if now is None and pointer and isinstance(pointer[-1], str) and not _has(live[new[name]], pointer):
-            message = f"Tool '{name}' changed: the server no longer has {place} ({UPDATE_HINT})"
+            message = f"Tool '{name}' changed: the server no longer has {place} ({hint})"
             findings.append(Finding(TOOL_CHANGED.code, message, (*where, *pointer), "key"))
             continue
-        message = (
-            f"Tool '{name}' changed: {place} is {short_repr(now)} on the server, {short_repr(was)} here ({UPDATE_HINT})"
-        )
+        message = f"Tool '{name}' changed: {place} is {short_repr(now)} on the server, {short_repr(was)} here ({hint})"
         findings.append(Finding(TOOL_CHANGED.code, message, (*where, *pointer)))
     return findings
+
+
+def _classed_hint(committed: Any, live: Any) -> str:
+    """What every change of the tool does to its callers (`breaking: 1 parameter removed; risky: …`, as `toolsense
+    diff` sorts them), then how to accept it. The message shows the first difference; the label counts them all."""
+    old, new = tool_surface(committed, Dialect.MCP, ()), tool_surface(live, Dialect.MCP, ())
+    label = summary_label(compare_tools(old, new)) if old is not None and new is not None else ""
+    return f"{label}; {UPDATE_HINT}" if label else UPDATE_HINT
 
 
 def _has(value: Any, pointer: Pointer) -> bool:
