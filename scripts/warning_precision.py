@@ -138,6 +138,14 @@ def markdown(judged: dict[Key, dict[str, str]]) -> list[str]:
         total.update(t)
         lines.append(_row(code, t))
     lines.append(_row("**all**", total))
+    still = [row["verdict"] for row in judged.values() if row["severity"] == "warning"]
+    tally = collections.Counter(still)
+    share = f"{100 * tally['real'] / len(still):.0f} %" if still else "—"
+    lines += [
+        "",
+        f"The judged places that are still warnings: {len(still)}, of which {tally['real']} real, "
+        f"{tally['advice']} advice and {tally['false']} false (precision {share}).",
+    ]
     return lines
 
 

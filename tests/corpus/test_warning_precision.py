@@ -81,3 +81,6 @@ def test_the_table_counts_verdicts_per_rule() -> None:
     assert "| TS101 | 2 | 1 | 1 | 0 | 50 % | 1 | 1 | 0 |" in lines
     assert "| TS933 | 1 | 0 | 0 | 1 | 0 % | 0 | 0 | 1 |" in lines
     assert "| **all** | 3 | 1 | 1 | 1 | 33 % | 1 | 1 | 1 |" in lines
+    assert lines[-1] == (
+        "The judged places that are still warnings: 1, of which 1 real, 0 advice and 0 false (precision 100 %)."
+    )
