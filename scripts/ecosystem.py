@@ -9,6 +9,9 @@ Like ruff's ecosystem check, it shows what a change does to real files nobody he
     python scripts/ecosystem.py --write-docs regenerate docs/accuracy.md (precision and recall)
     python scripts/ecosystem.py --unblind    also print the test half's findings (for the one judgement at the end)
 
+Warnings are judged apart, per rule (issue 30: `scripts/warning_precision.py`, warning_judgements.tsv): the check
+also fails on a warning nobody judged or a judged place whose severity changed, and --record adds the new ones.
+
 Each repository of the manifest is rebuilt in its own folder layout (folder globs look at paths) and checked as
 its own workspace with default settings, as its owner would run `toolsense check` in it.
 
@@ -58,6 +61,7 @@ TEST_HALF_JUDGEMENT = (
 sys.path.insert(0, str(ROOT / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import warning_precision  # noqa: E402  (beside this script)
 from tsv import read_tsv, write_tsv  # noqa: E402  (beside this script)
 
 
@@ -337,8 +341,25 @@ def accuracy_markdown(all_found: list[Found], all_rows: list[dict[str, str]]) ->
         + ".",
         "",
         *split_markdown(all_found, all_rows),
+        *warning_precision.markdown(warning_precision.load()),
+        "",
     ]
     return "\n".join(lines)
+
+
+def warning_drift(found: list[Found], rows: list[dict[str, str]]) -> int:
+    """Print how the warnings differ from the judged set (warning_judgements.tsv); 1 when they do."""
+    judged = warning_precision.load()
+    drift = warning_precision.drift(found, judged, {r["local_file"] for r in rows})
+    messages = {warning_precision.key(f.file, f.pointer, f.code): f.message for f in found}
+    for k in drift.unjudged:
+        print(f"  WARNING NOT JUDGED {k[0]} {k[1]} {k[2]}: {messages.get(k, '')}")
+    for k, was, now in drift.changed:
+        print(f"  WARNING CHANGED {k[0]} {k[1]} {k[2]}: judged as {was}, reported as {now}")
+    for k in drift.pending:
+        print(f"  WARNING TO JUDGE {k[0]} {k[1]} {k[2]}")
+    print("warning judgements: " + ("FAILED" if drift.failed else "ok"))
+    return 1 if drift.failed else 0
 
 
 def split_markdown(found: list[Found], rows: list[dict[str, str]]) -> list[str]:
@@ -482,7 +503,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         record(comparison, frozenset() if args.unblind else blind)
         comparison = compare(found, kinds, blind)
+        messages = {warning_precision.key(f.file, f.pointer, f.code): f.message for f in found}
+        added = warning_precision.record(found, messages)
+        print(f"recorded {added} new warnings in {warning_precision.JUDGEMENTS.name}")
     status = report(comparison, frozenset() if args.unblind else blind)
+    status |= warning_drift(found, rows)
     markdown = accuracy_markdown(found, rows)
     written = ACCURACY.read_text(encoding="utf-8") if ACCURACY.exists() else ""
     if args.write_docs:

@@ -40,8 +40,8 @@ def test_a_finding_over_many_tools_is_shown_once_with_a_line_per_place(
         "    many.tools.json:18:3: the same in tool 'tool_1'",
         "    many.tools.json:31:3: the same in tool 'tool_2'",
         "    many.tools.json:44:3: the same in tool 'tool_3'",
-        "many.tools.json:55:3: warning TS240 Tool 'bare' has no description: say what it does and when to use it",
-        "Checked 1 file: 1 warning, 4 informations",
+        "many.tools.json:55:3: information TS240 Tool 'bare' has no description: say what it does and when to use it",
+        "Checked 1 file: 5 informations",
     ]
 
 

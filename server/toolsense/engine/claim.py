@@ -34,9 +34,9 @@ from .detect import (
     loose_member,
     member_node,
     neutral,
-    provider_echo,
     skeleton,
 )
+from .ownership import map_claimed, members_claimed, provider_echo
 
 Origin = Literal["file", "request", "tools_list", "app", "map", "conversation", "forced", "response"]
 """Where a unit sits: a tool file, an API request body (sent as-is), an MCP `tools/list` result (sent as-is), an
@@ -138,7 +138,7 @@ class Claimer:
                 sampled += 1
                 recognised += found is not None
             expanded.append((pointer, node, found, None, shape))
-        if self.forced is None and (not recognised or (not container and recognised * 2 < sampled)):
+        if self.forced is None and not members_claimed(recognised, sampled, container):
             return NOT_OURS
         kinds = Counter(found.kind for _, _, found, _, _ in expanded if found is not None)
         main: UnitKind = self.forced or (kinds.most_common(1)[0][0] if kinds else "tool")
@@ -266,17 +266,21 @@ class Claimer:
         entries = [(key, node) for key, node in read if key is not None and node is not None]
         if not entries or any(node.type != "object" for _, node in entries):
             return NOT_OURS
-        dialects: set[Dialect | None] = set()
+        sampled: list[Dialect | None] = []
+        dialects: set[Dialect] = set()
         members: list[tuple[str, Node]] = []
         for index, (key, node) in enumerate(entries):
             found = detect(skeleton(node), relaxed=True)
-            if found is None or found.kind != "tool" or found.dialect is None or found.inner:
-                if index < _SAMPLE:
-                    return NOT_OURS
-                continue  # past the sample, an entry that is no tool is someone else's: left alone
-            dialects.add(found.dialect)
-            members.append((key, node))
-        if len(dialects) != 1:
+            dialect = found.dialect if found is not None and found.kind == "tool" and not found.inner else None
+            if index < _SAMPLE:
+                sampled.append(dialect)
+                if dialect is None:
+                    break  # a sampled value that is no tool: `map_claimed` refuses the map
+            if dialect is not None:
+                dialects.add(dialect)
+                members.append((key, node))
+            # past the sample, an entry that is no tool is someone else's: left alone
+        if not map_claimed(sampled, dialects):
             return NOT_OURS
         units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("map")) for key, node in members]
         return Claim("tool", "wrapper", units)
@@ -352,7 +356,7 @@ def conversation(items: Sequence[tuple[Pointer, Node]]) -> Claim:
     """A bare list of chat messages (`[{role, content, tool_calls}, …]`): its tool calls, if it has any."""
     sample = [node for _, node in items[:_SAMPLE] if node.type == "object"]
     roles = sum(1 for node in sample if isinstance(skeleton(node).get("role"), str))
-    if not sample or roles * 2 < len(items[:_SAMPLE]):
+    if not members_claimed(roles, len(items[:_SAMPLE]), container=False):
         return NOT_OURS
     calls = message_calls(items, "conversation")
     return Claim("tool_call", "array", calls) if calls else NOT_OURS

@@ -13,7 +13,7 @@ from tree_sitter import Node
 from ..document.jsontree import Pointer, pair_key, pairs, string_value
 from ..models.dialects import GEMINI_TYPES, SERVER_TOOL_TYPE, Dialect
 from .catalog import UnitKind
-from .ownership import tool_verdict
+from .ownership import foreign_tool, tool_verdict
 
 AUTOMATION_KEYS = frozenset({"trigger_type", "trigger_config"})
 FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
@@ -135,9 +135,8 @@ def detect(value: Any, relaxed: bool = False) -> Detected | None:
     if isinstance(value.get("toolSpec"), Mapping):
         return Detected("tool", Dialect.BEDROCK)
     if isinstance(value.get("inputSchema"), Mapping) and (named or relaxed):
-        # An MCP Tool has no `type`; `type: "function"` beside `inputSchema` is another framework's tool (the
-        # Vercel AI SDK's `{type, name, inputSchema, inputExamples}`), converted before any provider sees it.
-        if kind == "function":
+        # An MCP Tool has no `type`; `type: "function"` beside `inputSchema` vetoes every reading (`ownership`).
+        if foreign_tool(value) is not None:
             return None
         if _weighed(value, Dialect.MCP):
             return Detected("tool", Dialect.MCP)
@@ -196,16 +195,6 @@ def loose_member(value: Mapping[str, Any], kind: UnitKind) -> bool:
     if kind == "automation":
         return isinstance(value.get("actions"), list) or (named and value.keys() <= AUTOMATION_LIKE_KEYS)
     return False
-
-
-PROVIDER_OBJECTS = frozenset({"response", "assistant", "thread.run", "realtime.session"})
-"""The `object` of what a provider sends back (a Responses `response`, an Assistants `assistant`, a run, a
-Realtime session): the tools it echoes are the ones it accepted, proof that they are valid, so not ours to judge."""
-
-
-def provider_echo(value: Mapping[str, Any]) -> bool:
-    """Whether this object is a provider's response that echoes the tools it was given."""
-    return value.get("object") in PROVIDER_OBJECTS
 
 
 def hosted_type(value: Mapping[str, Any]) -> str | None:

@@ -42,9 +42,10 @@ class FileFacts:
     mcp_inferred: str | None = None
     """The MCP version the tools' own members imply when the file states none (`execution`: only 2025-11-25 has
     it); None when no member tells."""
-    shared_keys: frozenset[str] = frozenset()
-    """Keys every sampled tool of the file's list has (three tools at least): a catalogue's own members, which its
-    loader reads (`category`, `tags`), not a mistake in one tool."""
+    shared_keys: frozenset[tuple[str, ...]] = frozenset()
+    """Members every sampled tool of the file's list has (three tools at least), as pointers into the tool: its
+    own keys (`("category",)`) and the keys of an object it wraps (`("function", "module")`). A catalogue's own
+    members, which its loader reads and strips (`category`, `tags`, `module`), not a mistake in one tool."""
 
 
 NO_FACTS = FileFacts()
@@ -173,11 +174,12 @@ _SHARED_SAMPLE = 16
 _SHARED_FROM = 3
 
 
-def _shared_keys(tools: Node | None) -> frozenset[str]:
-    """The keys every one of the first `_SHARED_SAMPLE` objects of a list has, when there are three or more."""
+def _shared_keys(tools: Node | None) -> frozenset[tuple[str, ...]]:
+    """The members every one of the first `_SHARED_SAMPLE` objects of a list has, when there are three or more:
+    each object's keys, and the keys of the objects it holds (one level: a wrapper's `function`)."""
     if tools is None or tools.type != "array":
         return frozenset()
-    shared: set[str] | None = None
+    shared: set[tuple[str, ...]] | None = None
     seen = 0
     for tool in tools.named_children:
         if seen >= _SHARED_SAMPLE:
@@ -185,14 +187,30 @@ def _shared_keys(tools: Node | None) -> frozenset[str]:
         if tool.type != "object":
             continue
         seen += 1
-        if isinstance(tool, LightNode):
-            keys = set(tool.value.keys()) if isinstance(tool.value, dict) else set()
-        else:
-            keys = {key for pair in pairs(tool) if (key := pair_key(pair)) is not None}
-        shared = keys if shared is None else shared & keys
+        members = _members(tool)
+        shared = members if shared is None else shared & members
         if not shared:
             return frozenset()
     return frozenset(shared) if shared is not None and seen >= _SHARED_FROM else frozenset()
+
+
+def _members(tool: Node) -> set[tuple[str, ...]]:
+    """A tool object's keys and its object members' keys, as pointers."""
+    if isinstance(tool, LightNode):
+        # A large file's outline holds each value decoded already: no expansion of the tool's members.
+        value = tool.value if isinstance(tool.value, dict) else {}
+        inner = ((key, child.keys()) for key, child in value.items() if isinstance(child, dict))
+        return {(key,) for key in value} | {(key, k) for key, keys in inner for k in keys}
+    found: set[tuple[str, ...]] = set()
+    for pair in pairs(tool):
+        key = pair_key(pair)
+        if key is None:
+            continue
+        found.add((key,))
+        child = pair.child_by_field_name("value")
+        if child is not None and child.type == "object":
+            found.update((key, k) for inner in pairs(child) if (k := pair_key(inner)) is not None)
+    return found
 
 
 def mcp_version(facts: FileFacts, default: str, explicit: bool = False) -> str:

@@ -1,6 +1,7 @@
 """The one decision whether content is ours: evidence for, evidence against, a threshold and vetoes.
 
-Two questions, answered here and nowhere else (`detect`, `claim`, `recovery`, `records` and `units` ask them):
+The questions below are answered here and nowhere else (`detect`, `claim`, `recovery`, `records` and `units` ask
+them); the readers gather the evidence (a few keys of each sampled object, never a walk of a whole file):
 
 **Is this object a tool of this dialect?** (`tool_verdict`, asked by `detect` once a dialect's keys matched)
 
@@ -15,6 +16,30 @@ Two questions, answered here and nowhere else (`detect`, `claim`, `recovery`, `r
 
 The object is a tool of the dialect when nothing vetoes it and the evidence for outweighs the evidence against
 (`for > against`). A near miss (`"functon"`) is a typo in a tool, reported, not a veto.
+
+**Is an array, a wrapper's list or a file of JSON Lines ours?** (`members_claimed`, asked by
+`claim.Claimer.elements`, `claim.conversation` and `records.claim_records`; the first 16 members are the sample,
+so a large file of something else is never read line by line)
+
+| evidence | |
+|---|---|
+| sampled members recognised (a tool, call or automation of a dialect; a record; a message with a `role`) | for |
+| the other sampled objects | against |
+| the list is known to hold units (`tools`, `functions`, `functionDeclarations`, `automations`) | one for: enough |
+| a bare array, JSON Lines, a cassette's `interactions`, a chat transcript | for ≥ 1 and for ≥ against (half) |
+
+Settings that force a kind claim every member without weighing. A name-keyed map (`{"get_weather": {…}}`,
+`map_claimed`) is ours when every sampled value is a tool whose own keys name a dialect, all of them the same one.
+
+**Vetoes of a whole object**, asked before any reading of it is weighed:
+
+| veto | asked by |
+|---|---|
+| `type: "function"` beside `inputSchema` (`foreign_tool`): another framework's tool (the Vercel AI SDK's) | `detect` |
+| a provider's response (`"object": "response"`, …; `provider_echo`): it echoes the tools it accepted | `claim` |
+
+The framework converts its tool before any provider sees it; a provider's echo is proof the tools are valid, not
+ours to judge (unless settings force the kind).
 
 **May a file that does not parse be claimed?** (`broken_file_owner`, asked by `units.split`)
 
@@ -31,19 +56,22 @@ like ours:
 | history | the same open document parsed cleanly and was claimed before (`Document.claimed_kind`) |
 
 A default *folder* glob (`**/tools/*.json`) lowers the bar for a clean file but is no authority for a broken one:
-folders of that name hold all sorts of text.
+folders of that name hold all sorts of text. What a broken file holds (`broken_file_kind`, asked by
+`recovery.recover`): what its fragments claim, else what its complete top-level members say, else the kind its
+folder glob or the document's history gave.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
 from ..models.dialects import Dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS
+from .catalog import UnitKind
 from .config_dialects import MCP_ONLY_FILE_NAMES, SERVER_JSON
 from .regexes import glob_any
 
@@ -114,6 +142,37 @@ def _near_miss(kind: Any, own: frozenset[str | None]) -> bool:
     )
 
 
+def members_claimed(recognised: int, sampled: int, container: bool) -> bool:
+    """Whether a list's sampled members make it ours (the third table): `recognised` of `sampled` objects;
+    `container`: the list is one known to hold units, where one recognised member is enough."""
+    if recognised == 0:
+        return False
+    return container or recognised >= sampled - recognised
+
+
+def map_claimed(sampled: Iterable[Dialect | None], dialects: set[Dialect]) -> bool:
+    """Whether a name-keyed map is ours: every sampled value a tool whose keys name a dialect (None: a value that
+    is not), and all the map's tools of one dialect."""
+    return all(dialect is not None for dialect in sampled) and len(dialects) == 1
+
+
+def foreign_tool(value: Mapping[str, Any]) -> str | None:
+    """The veto of an object with an MCP tool's `inputSchema` that says it is another framework's (None: none)."""
+    if value.get("type") == "function" and isinstance(value.get("inputSchema"), Mapping):
+        return "`type` is \"function\" beside `inputSchema`: another framework's tool (the Vercel AI SDK's)"
+    return None
+
+
+PROVIDER_OBJECTS = frozenset({"response", "assistant", "thread.run", "realtime.session"})
+"""The `object` of what a provider sends back (a Responses `response`, an Assistants `assistant`, a run, a
+Realtime session): the tools it echoes are the ones it accepted, proof that they are valid, so not ours to judge."""
+
+
+def provider_echo(value: Mapping[str, Any]) -> bool:
+    """Whether this object is a provider's response that echoes the tools it was given (a veto of its tools)."""
+    return value.get("object") in PROVIDER_OBJECTS
+
+
 Authority = Literal["settings", "$schema", "file name", "history"]
 
 
@@ -128,6 +187,14 @@ def broken_file_owner(forced: bool, schema_named: bool, name_says: bool, claimed
     if claimed_before:
         return "history"
     return None
+
+
+def broken_file_kind(
+    fragments: UnitKind | None, members: UnitKind | None, fallback: UnitKind | None
+) -> UnitKind | None:
+    """What a file that does not parse holds: what its complete fragments claim, else what its complete top-level
+    members say, else the kind a folder glob or the document's history gave (None: nothing says)."""
+    return fragments or members or fallback
 
 
 _KIND_WORDS = {

@@ -30,6 +30,7 @@ from ..document.jsontree import Pointer, document_values, string_value, value_ch
 from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimed, Claimer, Origin, message_calls
 from .detect import REQUEST_KEYS, detect, member_node, skeleton
+from .ownership import members_claimed
 from .streams import is_chunk, streamed_calls
 
 RESPONSE: Origin = "response"
@@ -63,7 +64,7 @@ def claim_records(claimer: Claimer, items: Sequence[tuple[Pointer, Node]]) -> Cl
     parts: list[Claim] = []
     sampled = recognised = 0
     for index, (pointer, node) in enumerate(items):
-        if index == _SAMPLE and (not recognised or recognised * 2 < sampled):
+        if index == _SAMPLE and not members_claimed(recognised, sampled, container=False):
             return NOT_OURS  # decided on the sample: a large file of something else is not read line by line
         if node.type != "object":
             continue
@@ -75,7 +76,7 @@ def claim_records(claimer: Claimer, items: Sequence[tuple[Pointer, Node]]) -> Cl
             recognised += found is not None
         if found is not None:
             parts.append(found)
-    if not recognised or recognised * 2 < sampled:
+    if not members_claimed(recognised, sampled, container=False):
         return NOT_OURS
     # Chunks recovered from text that is not JSON (a server-sent event stream, `data: {…}` lines) are not read:
     # only a clean document is claimed by its stream alone.

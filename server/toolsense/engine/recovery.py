@@ -12,6 +12,7 @@ from ..document.jsontree import VALUE_TYPES, Pointer, pair_key, string_value, va
 from .catalog import UnitKind
 from .claim import Claimer, UnitSpan
 from .detect import detect
+from .ownership import broken_file_kind
 
 Shape = Literal["object", "array", "wrapper", "lines", "none"]
 
@@ -116,7 +117,7 @@ def recover(error_root: Node, claimer: Claimer, weak: UnitKind | None) -> tuple[
         # A file broken while typed: what its complete top-level members say, else what its folder suggests.
         members = {p[0]: _summary(n) for p, n in found if len(p) == 1 and isinstance(p[0], str)}
         single = detect(members, relaxed=True) if top == "object" and not candidates else None
-        guess = claim.kind or (single.kind if single is not None else None) or weak
+        guess = broken_file_kind(claim.kind, single.kind if single is not None else None, weak)
         if guess is None:
             return None, "none", []
         kind: UnitKind = guess

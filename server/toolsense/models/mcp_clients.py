@@ -52,6 +52,21 @@ class ClientFile:
     complete_with: tuple[str, ...] = ()
     """Keys that make an entry complete without a command or URL (a Zed extension's server: its `settings`)."""
     toml: bool = False
+    shared_names: frozenset[str] = frozenset()
+    """Names of `names` that no one client owns (a bare `mcp.json`): such a file, or one claimed by its content
+    alone, is checked against `SHARED_TYPES`, not this client's `types`."""
+
+
+SHARED_TYPES = ("stdio", "http", "sse", "streamable-http")
+"""The transport types of an `mcpServers` file that no one client owns by its name (a bare `mcp.json` outside
+every client's folder, or a file of another name): Claude Code reads one only when given its path
+(`--mcp-config`; its own project file is `.mcp.json`: stdio, http, sse); the MCP Inspector reads its servers from
+an `mcp.json` (`--config`, `~/.mcp-inspector/mcp.json`) and takes stdio, sse and streamable-http, and http as
+streamable-http (modelcontextprotocol/inspector core/mcp/config.ts getServerType, core/mcp/node/config.ts
+@86d5f58ec8c369839b8237455ad8b1c17b15a984); an Agent Plugin's root `mcp.json` takes stdio, streamable-http and
+sse (agent-plugins.org 1.0.0 as summarised by stbenjam/skillsaw docs/rules/agent-plugin-mcp-valid.md). Only a
+type none of them knows is reported. Read on `READ_ON`."""
+SHARED_READERS = "the programs that read such a file (Claude Code by --mcp-config, the MCP Inspector, Agent Plugins)"
 
 
 VSCODE_SOURCE = (
@@ -121,6 +136,7 @@ CLIENT_FILES: tuple[ClientFile, ...] = (
         "code.claude.com/docs/en/mcp (.mcp.json: type stdio | http | sse, command, args, env, url, headers, "
         "headersHelper, oauth); modelcontextprotocol.io quickstart (claude_desktop_config.json: command, args, env)",
         types=("stdio", "http", "sse"),
+        shared_names=frozenset({"mcp.json"}),
     ),
     ClientFile(
         "claude-user",
@@ -221,6 +237,15 @@ SSE_DEPRECATION = (
     "modelcontextprotocol.io/specification/2025-03-26/basic/transports: Streamable HTTP replaces the HTTP+SSE "
     "transport of protocol version 2024-11-05"
 )
+
+
+def reader_types(spec: ClientFile, path: str) -> tuple[tuple[str, ...] | None, str]:
+    """The `type` values the reader of a file knows, and who that reader is (as messages name it): the client's,
+    unless the file's name is not one the client owns alone (`shared_names`), when it is `SHARED_TYPES`."""
+    name = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    if spec.shared_names and name not in spec.names - spec.shared_names:
+        return SHARED_TYPES, SHARED_READERS
+    return spec.types, spec.client
 
 
 def path_matches(spec: ClientFile, path: str) -> bool:

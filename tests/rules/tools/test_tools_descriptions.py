@@ -16,10 +16,12 @@ SCHEMA = {
 }
 
 
-def test_missing_tool_description_is_a_warning_on_the_name() -> None:
+def test_missing_tool_description_is_information_on_the_name() -> None:
+    """Information by default (issue 30): a description is optional for every provider, and every TS240 of the
+    wild corpus was advice on a valid file."""
     text = json.dumps({"name": "get_weather", "input_schema": SCHEMA}, indent=2)
     d = one(check(text), "TS240")
-    assert d.severity == "warning" and d.range == span(text, '"name"')
+    assert d.severity == "information" and d.range == span(text, '"name"')
     assert d.message == "Tool 'get_weather' has no description: say what it does and when to use it"
     openai = json.dumps({"type": "function", "function": {"name": "f", "parameters": SCHEMA}}, indent=2)
     assert one(check(openai), "TS240").range == span(openai, '"name"')

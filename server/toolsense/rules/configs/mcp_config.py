@@ -15,6 +15,7 @@ from typing import Any
 
 from ...domain.live import entry_digest, summary_key
 from ...domain.validation import model_findings
+from ...engine.config_dialects import uri_path
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
@@ -22,7 +23,7 @@ from ...jsonvalue import JsonValue, short_repr
 from ...mcp_live import codes as live_codes
 from ...mcp_live.codes import SUMMARY
 from ...mcp_live.config import CONFIG_MODELS, client_file, dialect_of, entry_view, server_entries
-from ...models.mcp_clients import ClientFile
+from ...models.mcp_clients import ClientFile, reader_types
 from ..catalog import CATALOG
 
 FAMILY = "MCP configuration files"
@@ -57,11 +58,12 @@ INVALID = CATALOG.rule(
     'A value the client does not accept (an unknown `type`: VS Code knows "stdio", "http", "sse").',
     FAMILY,
 )
-# The deprecation and where it is stated: `models.mcp_clients.SSE_DEPRECATION`.
+# The deprecation and where it is stated: `models.mcp_clients.SSE_DEPRECATION`. Information by default (issue 30):
+# clients still connect over SSE, so on the wild corpus every TS935 was advice (docs/accuracy.md).
 DEPRECATED_TRANSPORT = CATALOG.rule(
     "TS935",
     "mcp-config-deprecated-transport",
-    Severity.WARNING,
+    Severity.INFORMATION,
     "A server reached over the HTTP+SSE transport, deprecated since MCP 2025-03-26 (replaced by Streamable HTTP).",
     FAMILY,
 )
@@ -97,8 +99,9 @@ def mcp_config_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         yield Finding(code, finding.message, finding.pointer, finding.target, fixes=finding.fixes)
     inputs = _at(value, spec.inputs) if spec.inputs is not None else None
     ids = {i.get("id") for i in inputs if isinstance(i, dict)} if isinstance(inputs, list) else set()
+    types, reader = reader_types(spec, uri_path(ctx.uri))
     for entry in server_entries(value, dialect):
-        yield from _entry_rules(entry.name, entry.pointer, entry.value, spec)
+        yield from _entry_rules(entry.name, entry.pointer, entry.value, spec, types, reader)
         if spec.inputs is not None:
             yield from _inputs(entry.value, entry.pointer, ids)
         summary = ctx.registry.live.get(summary_key(ctx.uri, entry.name))
@@ -119,11 +122,20 @@ def _at(value: Any, pointer: tuple[str, ...]) -> Any:
     return value
 
 
-def _entry_rules(name: str, pointer: tuple[str, ...], entry: dict[str, Any], spec: ClientFile) -> Iterator[Finding]:
+def _entry_rules(
+    name: str,
+    pointer: tuple[str, ...],
+    entry: dict[str, Any],
+    spec: ClientFile,
+    types: tuple[str, ...] | None,
+    reader: str,
+) -> Iterator[Finding]:
+    """`types` and `reader`: the transport types the file's reader knows, and who it is (`reader_types`)."""
     kind = entry.get("type")
-    if spec.types is not None and isinstance(kind, str) and kind not in spec.types:
-        known = ", ".join(f'"{t}"' for t in spec.types)
-        message = f"Unknown transport type {short_repr(kind)}: {spec.client} knows {known}"
+    if types is not None and isinstance(kind, str) and kind not in types:
+        known = ", ".join(f'"{t}"' for t in types)
+        verb = "know" if reader.startswith("the ") else "knows"  # the programs that read a shared file, or one
+        message = f"Unknown transport type {short_repr(kind)}: {reader} {verb} {known}"
         yield Finding(INVALID.code, message, (*pointer, "type"))
         return
     view = entry_view(entry, spec.dialect)

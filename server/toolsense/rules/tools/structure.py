@@ -87,7 +87,8 @@ def _unknown_tool_key(finding: Finding, ctx: CheckContext, version: str | None) 
     """An unknown key of a tool: the provider rejects it only when the file is sent as it is (a request body, a
     tools/list result), and a misspelt known key leaves the tool without it: errors. Otherwise it is the app's
     own key, a warning. MCP clients never reject one (the official schema allows any extra member), so for MCP
-    it is always a warning, told by version. A key every tool of a catalogue has is information."""
+    it is a warning, told by version. A key every tool of a catalogue has (not a typo) is information, MCP or
+    not, unless the file is sent as it is to a provider that rejects it."""
     key = finding.data.get("key", "")
     if version is not None:
         added, removed = MCP_ADDED.get(key), MCP_REMOVED.get(key)
@@ -95,19 +96,36 @@ def _unknown_tool_key(finding: Finding, ctx: CheckContext, version: str | None) 
             message = f"'{key}' is not part of MCP {version} (added in {added}): clients of {version} ignore it"
         elif removed is not None and MCP_VERSIONS.index(version) >= MCP_VERSIONS.index(removed):
             message = f"'{key}' was removed in MCP {removed}: clients of {version} ignore it"
+        elif _catalogue_key(finding, ctx):
+            # Every tool has it and clients ignore it, sent as it is or not: the catalogue's grouping (advice).
+            return _catalogue_information(finding)
         else:
             message = finding.message.replace(". Valid properties:", ": MCP clients ignore it. Valid properties:", 1)
         return dataclasses.replace(finding, message=message, severity=Severity.WARNING)
-    typo = any(isinstance(edit, RenameKey) for fix in finding.fixes for edit in fix.edits)
-    if ctx.facts.sent_as_is or typo:
+    if ctx.facts.sent_as_is or _typo(finding):
         return finding  # rejected as sent; or a misspelt known key, which leaves the tool without it
-    if finding.pointer == (key,) and key in ctx.facts.shared_keys:
+    if _catalogue_key(finding, ctx):
         # Every tool of the file has it: the catalogue's own member, read by its loader and stripped before a
         # provider sees the tool. Advice (a file sent as it is keeps the error above).
-        own = ": every tool of this file has it, the catalogue's own key (advice). Valid properties:"
-        message = finding.message.replace(". Valid properties:", own, 1)
-        return dataclasses.replace(finding, message=message, severity=Severity.INFORMATION)
+        return _catalogue_information(finding)
     return dataclasses.replace(finding, severity=Severity.WARNING)
+
+
+def _typo(finding: Finding) -> bool:
+    """A misspelt known key (its fix renames it): the tool is without the key it meant."""
+    return any(isinstance(edit, RenameKey) for fix in finding.fixes for edit in fix.edits)
+
+
+def _catalogue_key(finding: Finding, ctx: CheckContext) -> bool:
+    """An unknown key every tool of the file has at the same place (`category`, `function.module`), not a typo."""
+    pointer = tuple(str(part) for part in finding.pointer)
+    return pointer == finding.pointer and pointer in ctx.facts.shared_keys and not _typo(finding)
+
+
+def _catalogue_information(finding: Finding) -> Finding:
+    own = ": every tool of this file has it, the catalogue's own key (advice). Valid properties:"
+    message = finding.message.replace(". Valid properties:", own, 1)
+    return dataclasses.replace(finding, message=message, severity=Severity.INFORMATION)
 
 
 def tool_subject(unit: Unit, version: str | None = None) -> str:
