@@ -95,6 +95,10 @@ ANTHROPIC_STRICT_UNSUPPORTED = (
     "multipleOf",
     "minLength",
     "maxLength",
+    # Not in the documented list, but refused: `tools.0.custom: For 'array' type, property 'maxItems' is not
+    # supported` (https://github.com/experientiallabs/experiential/pull/804, 2026-09-05; also for structured
+    # outputs, https://github.com/agentjido/req_llm/pull/707, 2026-05-19).
+    "maxItems",
 )
 ANTHROPIC_STRICT_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
