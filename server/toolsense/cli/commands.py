@@ -12,7 +12,7 @@ import importlib
 from typing import TextIO
 
 # Module names relative to this package, in the order `--help` lists them.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("compat",)
 
 
 def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from jsonschema import Draft202012Validator
-
 from ...settings import Settings
 from ..providers import (
     ANTHROPIC_STRICT_FORMATS,
@@ -14,21 +12,15 @@ from ..providers import (
     tool_budget,
 )
 from ..tool import ToolView, is_object_schema, types_of, walk_schema
+from .meta import meta_errors
 from .model import Hit, Message, Rule, Source
 from .targets import ANTHROPIC_FAMILY, ANTHROPIC_STRICT_DOCS, ANTHROPIC_TOOL_DOCS, READ, TARGETS
-
-_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
 def metaschema_errors(view: ToolView) -> Iterator[Hit]:
     """Each place the schema breaks the draft 2020-12 meta-schema (once per place), with jsonschema's words."""
-    seen: set[tuple[str | int, ...]] = set()
-    for error in _META.iter_errors(view.schema):
-        where = tuple(error.absolute_path)
-        if where in seen:
-            continue
-        seen.add(where)
-        yield Hit((*view.schema_pointer, *where), {"error": error.message})
+    for where, message in meta_errors(view.schema):
+        yield Hit((*view.schema_pointer, *where), {"error": message})
 
 
 def _metaschema(view: ToolView, target: str) -> Iterator[Hit]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from jsonschema import Draft7Validator
-
 from ..tool import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES, ToolView, types_of, walk_schema
+from .meta import meta_errors
 from .model import Hit, Message, Rule, Source
 from .targets import READ, VSCODE_MCP_SOURCE
 
@@ -98,18 +97,11 @@ COPILOT_BOOLEAN_SCHEMA = Rule(
     _boolean_schema,
 )
 
-_DRAFT7 = Draft7Validator(Draft7Validator.META_SCHEMA)
-
 
 def _draft7(view: ToolView, target: str) -> Iterator[Hit]:
-    if not isinstance(view.schema, dict):
-        return
-    seen: set[tuple[str | int, ...]] = set()
-    for error in _DRAFT7.iter_errors(view.schema):
-        where = tuple(error.absolute_path)
-        if where not in seen:
-            seen.add(where)
-            yield Hit((*view.schema_pointer, *where), {"error": error.message})
+    if isinstance(view.schema, dict):
+        for where, message in meta_errors(view.schema, draft7=True):
+            yield Hit((*view.schema_pointer, *where), {"error": message})
 
 
 VSCODE_DRAFT7 = Rule(
