@@ -168,7 +168,9 @@ def _assessment_json(row: ToolRow, assessment: Assessment) -> dict[str, Any]:
                 **({"change": f.change} if f.change else {}),
                 "rule": f.rule,
                 "documented": f.documented,
-                "sources": [{"url": s.url, "date": s.date} for s in f.sources],
+                "sources": [
+                    {"url": s.url, "date": s.date, **({"fixture": s.fixture} if s.fixture else {})} for s in f.sources
+                ],
             }
             for f in assessment.findings
         ]
