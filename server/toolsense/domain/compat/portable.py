@@ -104,8 +104,10 @@ def _meta_schema_rewrite(pointer: Pointer, keyword: object, value: JsonValue, pa
     if not isinstance(parent, dict):
         return None
     if keyword == "items" and isinstance(value, list):
-        # draft-07's tuple: `prefixItems` in 2020-12; both leave items past the tuple free.
-        return Rewrite((RenameKey(pointer, "prefixItems"),))
+        # draft-07's tuple is `prefixItems` in 2020-12; `items: {}` says as it did that items past the tuple are free
+        # (and satisfies the clients that want every array to say what its items are).
+        moved = json.dumps(value, ensure_ascii=False)
+        return Rewrite((ReplaceValue(pointer, "{}"), InsertMembers(pointer[:-1], (("prefixItems", moved),))))
     if keyword in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
         bound = "minimum" if keyword == "exclusiveMinimum" else "maximum"
         if value is False:
