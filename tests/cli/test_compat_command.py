@@ -73,8 +73,8 @@ notes.tools.json tag_notes      ✗  ✗  ✗  ?
 ✗ notes.tools.json tag_notes claude-code /properties/span/items: tools.N.custom.input_schema: JSON schema is \
 invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use \
 at https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview.
-✗ notes.tools.json tag_notes gemini-api /properties/ids: GenerateContentRequest.tools[0].function_declarations[N]\
-.parameters.properties[ids].items: missing field.
+✗ notes.tools.json tag_notes gemini-api /properties/span/items: `items` must be one Schema in the Gemini API's \
+`parameters`, not a list (documented: Schema.items) (+1 more)
 ✗ notes.tools.json tag_notes vscode-mcp /properties/ids: Failed to validate tool mcp_<server>_tag_notes: Error: \
 tool parameters array type must have items. Please open a Github issue for the MCP server or extension which \
 provides this tool
@@ -100,8 +100,8 @@ MARKDOWN = """\
 - `tag_notes` rejected by `claude-code` at `/properties/span/items`: tools.N.custom.input_schema: JSON schema is \
 invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use \
 at https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview.
-- `tag_notes` rejected by `gemini-api` at `/properties/ids`: GenerateContentRequest.tools[0]\
-.function_declarations[N].parameters.properties[ids].items: missing field.
+- `tag_notes` rejected by `gemini-api` at `/properties/span/items`: `items` must be one Schema in the Gemini \
+API's `parameters`, not a list (documented: Schema.items) (+1 more)
 - `tag_notes` rejected by `vscode-mcp` at `/properties/ids`: Failed to validate tool mcp_<server>_tag_notes: Error: \
 tool parameters array type must have items. Please open a Github issue for the MCP server or extension which \
 provides this tool

@@ -8,7 +8,7 @@ from typing import Any
 from toolsense.domain.compat import RULES_BY_ID, TARGET_IDS, assess, matches
 from toolsense.domain.compat.portable import make_portable
 from toolsense.domain.tool import ToolView, tool_view
-from toolsense.engine.findings import InsertMembers, RemoveMember, RenameKey
+from toolsense.engine.findings import InsertMembers, RemoveMember, ReplaceValue
 from toolsense.engine.units import Unit
 from toolsense.settings import TargetName
 
@@ -118,7 +118,9 @@ def test_make_portable_is_exact_when_meaning_is_kept() -> None:
     portable = make_portable(view(schema), ["anthropic", "claude-code"])
     assert portable is not None and portable.exact
     assert portable.title(["anthropic", "claude-code"]) == "Make portable for anthropic, claude-code"
-    assert RenameKey(("inputSchema", "properties", "pair", "items"), "prefixItems") in portable.edits
+    pair = ("inputSchema", "properties", "pair")
+    assert ReplaceValue((*pair, "items"), "{}") in portable.edits
+    assert InsertMembers(pair, (("prefixItems", '[{"type": "number"}, {"type": "number"}]'),)) in portable.edits
     assert RemoveMember(("inputSchema", "properties", "ttl", "minimum")) in portable.edits
 
 

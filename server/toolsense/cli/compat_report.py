@@ -66,15 +66,22 @@ def _cells(row: ToolRow, targets: Sequence[str]) -> list[Assessment]:
     return [by_target[t] for t in targets]
 
 
-def _details(row: ToolRow, targets: Sequence[str]) -> list[tuple[str, str, str, str]]:
-    """(symbol, target, keyword, what) for each rejection and change of the tool at the chosen targets."""
-    found: list[tuple[str, str, str, str]] = []
+def _details(row: ToolRow, targets: Sequence[str]) -> list[tuple[str, str, str, str, int]]:
+    """(symbol, target, keyword, what, how many more) per target that rejects or changes the tool: its first
+    rejection (else change), and how many more findings of that verdict it has."""
+    found: list[tuple[str, str, str, str, int]] = []
     for assessment in _cells(row, targets):
-        for finding in assessment.findings:
-            if finding.verdict in ("rejected", "changed"):
-                what = finding.change or finding.message
-                found.append((SYMBOL[finding.verdict], assessment.target, _where(row, finding), what))
+        if assessment.verdict not in ("rejected", "changed"):
+            continue
+        same = [f for f in assessment.findings if f.verdict == assessment.verdict]
+        first = same[0]
+        what = first.change or first.message
+        found.append((SYMBOL[assessment.verdict], assessment.target, _where(row, first), what, len(same) - 1))
     return found
+
+
+def _more(count: int) -> str:
+    return f" (+{count} more)" if count else ""
 
 
 def write(rows: list[ToolRow], targets: Sequence[str], fmt: str, out: TextIO) -> None:
@@ -116,8 +123,8 @@ def as_text(rows: list[ToolRow], targets: Sequence[str]) -> str:
     details = [(row, d) for row in rows for d in _details(row, targets)]
     if details:
         lines.append("")
-    for row, (symbol, target, where, what) in details:
-        lines.append(f"{symbol} {row.file} {row.name} {target} {where}: {what}")
+    for row, (symbol, target, where, what, more) in details:
+        lines.append(f"{symbol} {row.file} {row.name} {target} {where}: {what}{_more(more)}")
     return "\n".join(lines) + "\n"
 
 
@@ -133,9 +140,9 @@ def as_markdown(rows: list[ToolRow], targets: Sequence[str]) -> str:
         lines.append(f"| `{row.name}` ({row.file}) | {cells} |")
     lines += ["", "✅ accepted · ⚠️ changed · ❌ rejected · ❔ unknown (no evidence either way): docs/compat.md", ""]
     for row in rows:
-        for symbol, target, where, what in _details(row, targets):
+        for symbol, target, where, what, more in _details(row, targets):
             kind = "rejected" if symbol == SYMBOL["rejected"] else "changed"
-            lines.append(f"- `{row.name}` {kind} by `{target}` at `{where}`: {what}")
+            lines.append(f"- `{row.name}` {kind} by `{target}` at `{where}`: {what}{_more(more)}")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

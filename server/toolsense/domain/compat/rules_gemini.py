@@ -132,6 +132,28 @@ TYPE_LIST = Rule(
 )
 
 
+def _items_list(view: ToolView, target: str) -> Iterator[Hit]:
+    for pointer, node in proto_nodes(view.schema):
+        if isinstance(node.get("items"), list):
+            yield Hit((*view.schema_pointer, *pointer, "items"), _where(view, pointer))
+
+
+ITEMS_LIST = Rule(
+    "gemini-items-list",
+    GEMINI_PARAMETERS,
+    "rejected",
+    "`items` as a list of schemas (draft-07's tuple): the subset's `items` is one Schema",
+    (
+        Message(
+            "`items` must be one Schema in the Gemini API's `parameters`, not a list (documented: Schema.items)",
+            documented=True,
+        ),
+    ),
+    (Source(GEMINI_SCHEMA_DOCS, READ), Source(VERTEX_SCHEMA_DOCS, READ)),
+    _items_list,
+)
+
+
 def _enum_values(view: ToolView, target: str) -> Iterator[Hit]:
     for pointer, node in proto_nodes(view.schema):
         values = node.get("enum")
@@ -355,6 +377,7 @@ RULES = (
     UNKNOWN_KEYWORD,
     VERTEX_ADDITIONAL_PROPERTIES,
     TYPE_LIST,
+    ITEMS_LIST,
     ENUM_NOT_STRING,
     EMPTY_ENUM,
     ARRAY_ITEMS,

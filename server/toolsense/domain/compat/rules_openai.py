@@ -103,7 +103,7 @@ def _strict_subset(view: ToolView, target: str) -> Iterator[Hit]:
         if isinstance(props, dict):
             for name in props:
                 if name not in listed:
-                    yield Hit((*here, "properties", name), {"what": f"property '{name}' missing from `required`"})
+                    yield Hit((*here, "properties", name), {"what": f"a property left out of `required` ('{name}')"})
 
 
 OPENAI_STRICT_SUBSET = Rule(
