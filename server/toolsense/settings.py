@@ -24,6 +24,24 @@ ProfileName = Literal[
     "anthropic", "anthropic-strict", "openai", "openai-strict", "gemini", "mcp", "mcp-quality", "mcp-security"
 ]
 DialectName = Literal["openai", "openai-flat", "anthropic", "mcp", "gemini", "bedrock"]
+TargetName = Literal[
+    "anthropic",
+    "anthropic-strict",
+    "claude-code",
+    "openai-chat",
+    "openai-chat-strict",
+    "openai-responses",
+    "openai-responses-strict",
+    "gemini-api",
+    "vertex-ai",
+    "gemini-cli",
+    "copilot-claude",
+    "copilot-gemini",
+    "copilot-gpt",
+    "cursor",
+    "vscode-mcp",
+]
+"""The compat oracle's targets (`domain.compat.TARGETS`, docs/compat.md), in its order."""
 RuleCode = Annotated[str, StringConstraints(pattern=r"^TS[0-9]{3}$")]
 
 DEFAULT_TOOL_GLOBS = ("**/*.tool.json", "**/*.tools.json", "**/tools/*.json")
@@ -112,6 +130,9 @@ class Settings(_Section):
     mcp: McpSettings = McpSettings()
     tokens: TokenSettings = TokenSettings()
     profiles: tuple[ProfileName, ...] = Field(default=(), description="Provider profiles whose rules apply.")
+    targets: tuple[TargetName, ...] = Field(
+        default=(), description="Clients and APIs that must accept every tool: a rejection by one is an error (TS264)."
+    )
     profile_limits: dict[str, ProfileLimits] = Field(default_factory=dict)
     severity: dict[str, SeverityName] = Field(default_factory=dict, description="Rule code -> severity or off.")
     models: dict[str, str] = Field(default_factory=dict, description='Tool name -> "package.module:Model".')

@@ -22,8 +22,11 @@ from toolsense.engine.units import split
 from toolsense.rules import CATALOG
 
 CASES = Path(__file__).parent / "cases"
+TARGETS = CASES / "targets"
+"""Case files checked with their own settings (`targets = [...]`: TS264 and its make-portable fix)."""
 FILES: list[tuple[Path, str]] = [
     *((WORKSPACE, path.name) for path in sorted(CASES.glob("*.json"))),
+    *((TARGETS, path.name) for path in sorted(TARGETS.glob("*.json"))),
     *((WORKSPACE, path.relative_to(WORKSPACE).as_posix()) for path in sorted(WORKSPACE.rglob("*.json"))),
     *((EXAMPLES, path.relative_to(EXAMPLES).as_posix()) for path in sorted(EXAMPLES.rglob("*.json"))),
 ]
@@ -183,3 +186,22 @@ def test_enum_member_name_to_value() -> None:
     path = CASES / "structure.automation.json"
     fixed = _apply_titled(path, "TS104", 'Use the value "<"')
     assert '"op": "<"' in fixed and '"op": "LT"' not in fixed
+
+
+def test_make_portable_exactly() -> None:
+    path = TARGETS / "portable.mcp.tools.json"
+    text = path.read_text(encoding="utf-8")
+    _, diagnostics = check_in_workspace(text, path.name, TARGETS)
+    diagnostic = find(diagnostics, "TS264")
+    assert diagnostic.finding is not None
+    fix = diagnostic.finding.fixes[0]
+    assert (fix.title, fix.safe) == ("Make portable for claude-code, vscode-mcp", True)
+    fixed = apply_fix(text, path.name, diagnostic, fix, TARGETS).new.decode("utf-8")
+    assert fixed == (
+        text.replace(
+            '"items": [{"type": "number"}, {"type": "number"}]',
+            '"items": {}, "prefixItems": [{"type": "number"}, {"type": "number"}]',
+        )
+        .replace('"minimum": 0, "exclusiveMinimum": true', '"exclusiveMinimum": 0')
+        .replace('"description": "Road kinds to avoid"}', '"description": "Road kinds to avoid", "items": {}}')
+    )

@@ -85,3 +85,13 @@ def test_configuration_pulls_are_answered_with_the_mapped_settings() -> None:
     middleware = extension[extension.index("middleware: {") :]
     assert "configuration: async" in middleware
     assert "this.serverSettings(scope)" in middleware
+
+
+@pytest.mark.timeout(30)
+def test_the_extensions_targets_are_the_settings_targets() -> None:
+    from typing import get_args
+
+    from toolsense.settings import TargetName
+
+    targets = _properties()["toolsense.targets"]
+    assert tuple(targets["items"]["enum"]) == get_args(TargetName)

@@ -38,8 +38,8 @@ def test_bad_keys_fall_back_to_defaults_and_the_rest_applies() -> None:
     assert settings.trusted is False  # ...except trust, which fails closed: only the boolean true is trust
     assert sorted(str(p) for p in problems) == [
         "client: setting 'colour': unknown key (valid keys: files, diagnostics, limits, description, mcp, tokens, "
-        "profiles, profile_limits, severity, models, enums, python_path, registry, samples, tool_call_tool, trusted, "
-        "ignore)",
+        "profiles, targets, profile_limits, severity, models, enums, python_path, registry, samples, tool_call_tool, "
+        "trusted, ignore)",
         "client: setting 'profiles': expected an array whose items are one of 'anthropic', 'anthropic-strict', "
         "'openai', 'openai-strict', 'gemini', 'mcp', 'mcp-quality', 'mcp-security' (found string)",
         "client: setting 'trusted': expected true or false (found string); treated as false (not trusted)",

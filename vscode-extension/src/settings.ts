@@ -24,6 +24,7 @@ export const SERVER_SETTING_KEYS = [
   'description.max_length',
   'mcp.protocol_version',
   'profiles',
+  'targets',
   'severity',
   'models',
   'python_path',

@@ -12,7 +12,7 @@ import importlib
 from typing import TextIO
 
 # Module names relative to this package, in the order `--help` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("surface_diff",)
+COMMAND_MODULES: tuple[str, ...] = ("compat", "surface_diff")
 
 
 def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -25,20 +25,27 @@ class Profile:
     strict: bool
     name_pattern: str
     name_rule: str
-    limits: ProfileLimits = field(default_factory=ProfileLimits)
+    name_max: int = 64
+    """The longest name `name_pattern` allows."""
+    limits: ProfileLimits = field(default_factory=ProfileLimits, kw_only=True)
 
 
 PROFILES: dict[str, Profile] = {
+    # The Messages API's own message gives the pattern: `^[a-zA-Z0-9_-]{1,64}$` until mid-2025
+    # (https://github.com/apify/tester-mcp-client/issues/11, 2025-03-07), `^[a-zA-Z0-9_-]{1,128}$` since
+    # (https://github.com/jedisct1/openapi-mcp/issues/9, 2025-06-29; modelcontextprotocol/modelcontextprotocol#1345,
+    # 2025-08-14). tests/corpus/compat/ keeps those schemas and messages.
     "anthropic": Profile(
-        "anthropic", "Anthropic", False, r"^[a-zA-Z0-9_-]{1,64}$", "1–64 characters of a-z A-Z 0-9 _ -"
+        "anthropic", "Anthropic", False, r"^[a-zA-Z0-9_-]{1,128}$", "1–128 characters of a-z A-Z 0-9 _ -", 128
     ),
     "anthropic-strict": Profile(
         "anthropic-strict",
         "Anthropic",
         True,
-        r"^[a-zA-Z0-9_-]{1,64}$",
-        "1–64 characters of a-z A-Z 0-9 _ -",
-        ProfileLimits(max_strict_tools=20, max_optional_parameters=24, max_union_parameters=16),
+        r"^[a-zA-Z0-9_-]{1,128}$",
+        "1–128 characters of a-z A-Z 0-9 _ -",
+        128,
+        limits=ProfileLimits(max_strict_tools=20, max_optional_parameters=24, max_union_parameters=16),
     ),
     "openai": Profile(
         "openai",
@@ -46,7 +53,7 @@ PROFILES: dict[str, Profile] = {
         False,
         r"^[a-zA-Z0-9_-]{1,64}$",
         "1–64 characters of a-z A-Z 0-9 _ -",
-        ProfileLimits(max_tools=128),
+        limits=ProfileLimits(max_tools=128),
     ),
     "openai-strict": Profile(
         "openai-strict",
@@ -54,7 +61,7 @@ PROFILES: dict[str, Profile] = {
         True,
         r"^[a-zA-Z0-9_-]{1,64}$",
         "1–64 characters of a-z A-Z 0-9 _ -",
-        ProfileLimits(
+        limits=ProfileLimits(
             max_properties=5000,
             max_depth=10,
             max_enum_values=1000,
@@ -70,7 +77,7 @@ PROFILES: dict[str, Profile] = {
         r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
         "a letter or _ then up to 63 of a-z A-Z 0-9 _ . : -",
     ),
-    "mcp": Profile("mcp", "MCP", False, r"^[A-Za-z0-9_.-]{1,128}$", "1–128 characters of A-Z a-z 0-9 _ . -"),
+    "mcp": Profile("mcp", "MCP", False, r"^[A-Za-z0-9_.-]{1,128}$", "1–128 characters of A-Z a-z 0-9 _ . -", 128),
 }
 
 LARGE_ENUM = 250
@@ -88,6 +95,10 @@ ANTHROPIC_STRICT_UNSUPPORTED = (
     "multipleOf",
     "minLength",
     "maxLength",
+    # Not in the documented list, but refused: `tools.0.custom: For 'array' type, property 'maxItems' is not
+    # supported` (https://github.com/experientiallabs/experiential/pull/804, 2026-09-05; also for structured
+    # outputs, https://github.com/agentjido/req_llm/pull/707, 2026-05-19).
+    "maxItems",
 )
 ANTHROPIC_STRICT_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from ..document.jsontree import Pointer
+from ..domain.compat import TARGET_IDS, assess_all
 from ..domain.providers import AS_OF, active_profiles, profile_limits, tool_budget
 from ..domain.tool import ToolView, tool_view
 from ..engine.token_costs import document_costs, total
@@ -59,7 +60,26 @@ def budget_hover(query: CursorQuery) -> HoverAnswer | None:
     if hovered is None or view is None or hovered[0] != NAME_KEY.get(view.dialect):
         return None
     span = (query.cursor.replace_start, query.cursor.replace_end)
-    return HoverAnswer(f"{budget_markdown(view, query.settings)}\n\n{tokens_markdown(query, view)}", span)
+    parts = (budget_markdown(view, query.settings), compat_markdown(view, query.settings), tokens_markdown(query, view))
+    return HoverAnswer("\n\n".join(parts), span)
+
+
+def compat_markdown(view: ToolView, settings: Settings) -> str:
+    """One line: which targets (the chosen ones, else all) accept, change or reject the tool, and at which keyword
+    (the target's message is TS264's, for the targets chosen in settings)."""
+    assessments = assess_all(view, settings.targets or TARGET_IDS)
+    groups: dict[str, list[str]] = {"rejected": [], "changed": [], "accepted": [], "unknown": []}
+    for assessment in assessments:
+        label = f"`{assessment.target}`"
+        shown = assessment.first("rejected") or assessment.first("changed")
+        if shown is not None and assessment.verdict in ("rejected", "changed"):
+            inside = shown.pointer[: len(view.schema_pointer)] == view.schema_pointer
+            where = "/".join(str(part) for part in shown.pointer[len(view.schema_pointer) if inside else 0 :])
+            label += f" at `{where or 'schema'}`"
+        groups[assessment.verdict].append(label)
+    words = {"rejected": "rejected by", "changed": "changed by", "accepted": "accepted by", "unknown": "unknown for"}
+    said = [f"{words[v]} {', '.join(names)}" for v, names in groups.items() if names]
+    return "Targets (docs/compat.md): " + "; ".join(said) + "."
 
 
 def tokens_markdown(query: CursorQuery, view: ToolView) -> str:

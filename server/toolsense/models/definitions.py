@@ -41,7 +41,7 @@ class AnthropicTool(StrictModel):
     """A tool for Anthropic's Messages API."""
 
     type: Literal["custom"] | None = Field(default=None, description="Client tool type (optional, 'custom').")
-    name: str = Field(description="Tool name, 1–64 characters of [a-zA-Z0-9_-].")
+    name: str = Field(description="Tool name, 1–128 characters of [a-zA-Z0-9_-].")
     description: str | None = Field(default=None, description="What the tool does and when to use it.")
     input_schema: JsonObject = Field(description="JSON Schema of the tool's input; `type: object` at the root.")
     input_examples: list[JsonObject] | None = Field(

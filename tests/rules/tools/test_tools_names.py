@@ -18,7 +18,7 @@ def test_anthropic_names_follow_the_api_pattern() -> None:
     d = one(check(text), "TS201")
     assert d.range == span(text, '"get weather!"')
     assert d.message == (
-        "Tool name \"get weather!\" is not valid for Anthropic: it contains space, '!' (allowed: 1–64 characters of "
+        "Tool name \"get weather!\" is not valid for Anthropic: it contains space, '!' (allowed: 1–128 characters of "
         "a-z A-Z 0-9 _ -)"
     )
     assert d.fixes[0].edits == (ReplaceValue(("name",), '"get_weather"'),)
@@ -53,7 +53,7 @@ def test_enabled_profiles_add_their_patterns() -> None:
     mcp = json.dumps({"name": "files.read", "description": "d", "inputSchema": SCHEMA}, indent=2)
     d = one(check(mcp, settings=Settings(profiles=("anthropic",))), "TS201")
     assert d.message == (
-        "Tool name \"files.read\" is not valid for profile 'anthropic': it contains '.' (allowed: 1–64 characters "
+        "Tool name \"files.read\" is not valid for profile 'anthropic': it contains '.' (allowed: 1–128 characters "
         "of a-z A-Z 0-9 _ -)"
     )
     gemini = tool(SCHEMA, name="3d_render")
@@ -96,3 +96,10 @@ def test_duplicates_across_the_workspace_are_a_warning_with_the_other_place() ->
     # The file's own entry in the registry is not a duplicate of itself.
     mine = registry_of(("file:///work/project/tools/sample.json", text))
     assert "TS203" not in codes(check(text, registry=mine))
+
+
+def test_anthropic_allows_names_of_up_to_128_characters() -> None:
+    # The Messages API's pattern grew from {1,64} to {1,128} in 2025 (tests/corpus/compat/claude-code/*name*).
+    assert not [d for d in check(tool(SCHEMA, name="x" * 128)) if d.code == "TS201"]
+    d = one(check(tool(SCHEMA, name="x" * 129)), "TS201")
+    assert "it is 129 characters long (allowed: 1–128 characters" in d.message

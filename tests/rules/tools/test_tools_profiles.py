@@ -208,3 +208,15 @@ def test_budget_counts_and_markdown() -> None:
     assert "| | this tool | openai-strict | anthropic-strict |" in text
     assert "| properties | 3 | 5000 | — |" in text
     assert "| optional parameters | 2 | — | 24 |" in text
+
+
+def test_anthropic_strict_refuses_max_items() -> None:
+    # Refused by the API though not in the documented list: tests/corpus/compat/anthropic-strict/maxitems-*.json.
+    schema = {
+        "type": "object",
+        "properties": {"ids": {"type": "array", "items": {"type": "string"}, "maxItems": 10, "description": "i"}},
+        "required": ["ids"],
+        "additionalProperties": False,
+    }
+    diags = check(tool(schema, strict=True))
+    assert [(d.code, d.text) for d in diags] == [("TS261", '"maxItems"')]

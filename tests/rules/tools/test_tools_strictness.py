@@ -130,3 +130,10 @@ def test_strict_tools_get_the_profile_error_instead() -> None:
     diags = check(json.dumps(value, indent=2))
     assert codes(diags) == ["TS263"]
     assert diags[0].message == "anthropic-strict: the root object must have `additionalProperties: false`"
+
+
+def test_a_gemini_target_is_not_advised_to_close_objects() -> None:
+    # Gemini's parameters refuse `additionalProperties` (TS264 would follow the advice's own fix).
+    text = tool({"type": "object", "properties": {"a": {"type": "string", "description": "a"}}})
+    assert codes(check(text, settings=Settings(targets=("claude-code",)))) == ["TS220"]
+    assert codes(check(text, settings=Settings(targets=("claude-code", "gemini-api")))) == []

@@ -5,6 +5,7 @@ from . import structure  # first: findings at one place keep the order their che
 # isort: split
 from . import (
     combinations,
+    compat_targets,
     descriptions,
     dialects,
     drift,
@@ -25,6 +26,7 @@ from . import (
 
 MODULES = (
     combinations,
+    compat_targets,
     descriptions,
     dialects,
     drift,

@@ -22,7 +22,8 @@ BAD_NAME = CATALOG.rule(
     "TS201",
     "invalid-tool-name",
     Severity.ERROR,
-    "The name breaks the provider's pattern: Anthropic/OpenAI `^[a-zA-Z0-9_-]{1,64}$` (and enabled profiles').",
+    "The name breaks the provider's pattern: Anthropic `^[a-zA-Z0-9_-]{1,128}$`, OpenAI `^[a-zA-Z0-9_-]{1,64}$` "
+    "(and enabled profiles').",
     FAMILY,
     "replace the characters that are not allowed",
 )
@@ -60,7 +61,7 @@ DIALECT_PROFILE = {
 
 def _sanitized(name: str, profile: str) -> str | None:
     allowed = {"mcp": r"[^A-Za-z0-9_.-]", "gemini": r"[^A-Za-z0-9_.:-]"}.get(profile, r"[^A-Za-z0-9_-]")
-    limit = 128 if profile == "mcp" else 64
+    limit = PROFILES[profile].name_max
     fixed = re.sub(r"_+", "_", re.sub(allowed, "_", name.strip())).strip("_")[:limit]
     if profile == "gemini" and fixed and not (fixed[0].isalpha() or fixed[0] == "_"):
         fixed = "_" + fixed[: limit - 1]
@@ -88,7 +89,7 @@ _ALLOWED = {"mcp": r"[A-Za-z0-9_.-]", "gemini": r"[A-Za-z0-9_.:-]"}
 def _problem(name: str, profile: str) -> str:
     if not name:
         return "it is empty"
-    limit = 128 if profile == "mcp" else 64
+    limit = PROFILES[profile].name_max
     if len(name) > limit:
         return f"it is {len(name)} characters long"
     if profile == "gemini" and not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):

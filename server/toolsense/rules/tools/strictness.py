@@ -2,7 +2,8 @@
 false`, so a model cannot add keys the tool silently ignores. Information by default: outside a strict dialect an
 open object is valid and most real schemas leave it open, so the finding is advice, not a problem (on the wild
 corpus nearly every TS220 was advice on a valid file); `severity.TS220` raises it. Where a strict profile applies,
-the profile's error (TS263) replaces it; with the Gemini profile (which rejects the keyword) it is not asked for.
+the profile's error (TS263) replaces it; with the Gemini profile or a Gemini target in `targets` (which reject the
+keyword) it is not asked for.
 """
 
 from __future__ import annotations
@@ -53,11 +54,17 @@ def closed_objects(unit: Unit, ctx: CheckContext) -> tuple[Finding, ...]:
         return ()
     if strict_profiles(view, ctx.settings) or "gemini" in active_profiles(view, ctx.settings):
         return ()
+    if NO_ADDITIONAL_PROPERTIES & set(ctx.settings.targets):
+        return ()  # a chosen target refuses the keyword (TS264): the advice would make the tool fail there
     if view.dialect == "gemini" and view.schema_pointer == ("parameters",):
         return ()  # Gemini's OpenAPI subset has no additionalProperties: the advice would be rejected
     limits = ctx.settings.limits
     return _MEMO.get((unit_key(unit), unit.dialect, limits), lambda: tuple(_open_objects(unit, limits)))
 
+
+NO_ADDITIONAL_PROPERTIES = frozenset({"gemini-api", "vertex-ai"})
+"""Targets whose `parameters` refuse `additionalProperties`, or may (docs/compat.md: gemini-unknown-keyword,
+vertex-additional-properties)."""
 
 _MEMO: ContentMemo[tuple[Finding, ...]] = ContentMemo(4096)
 _COMPOSED = frozenset({"allOf", "anyOf", "oneOf"})
