@@ -166,44 +166,36 @@ def deferred_lists(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     for unit in units:
         if unit.kind == "tool" and unit.pointer and isinstance(unit.pointer[-1], int) and unit.origin != "app":
             lists.setdefault(unit.pointer[:-1], []).append(unit)
-    for members in lists.values():
-        if not any(_deferred(u.value) for u in members):
-            continue
+    namespaces = {u.pointer for u in units if u.dialect is None and _kind(u.value) == "namespace"}
+    for prefix, members in lists.items():
+        if prefix[:-1] in namespaces or not members[0].sent_as_is:
+            continue  # a namespace's own tools are judged with its list; a tools file may get its search tool in code
+        inner = [u for u in units if u.pointer[:-2] in namespaces and u.pointer[: len(prefix)] == prefix]
         dialects = {u.dialect for u in members}
         if dialects & _ANTHROPIC and not dialects & {Dialect.OPENAI, Dialect.OPENAI_FLAT}:
             if all(_deferred(u.value) for u in members):
-                message = ANTHROPIC_ALL_DEFERRED[0]
                 yield Finding(
                     DEFERRED.code,
-                    f'Every tool of this list has defer_loading: true; the API answers 400 "{message}": keep at '
-                    "least one tool (the tool-search tool, for one) loaded",
+                    f"Every tool of this list has defer_loading: true; the API answers 400 "
+                    f'"{ANTHROPIC_ALL_DEFERRED[0]}": keep at least one tool (the tool-search tool, for one) loaded',
                     (*members[0].pointer, "defer_loading"),
                     "key",
                 )
-        elif dialects & {Dialect.OPENAI_FLAT, None} and members[0].pointer[-2:-1] == ("tools",):
-            yield from _openai_without_search(members, units)
+        elif not dialects & _ANTHROPIC and not any(_kind(u.value) == "tool_search" for u in members):
+            deferred = next((u for u in [*members, *inner] if _deferred(u.value)), None)
+            if deferred is not None and _kind(deferred.value) != "namespace":
+                yield Finding(
+                    DEFERRED.code,
+                    "This tool has defer_loading: true, but the request has no `tool_search` tool: nothing can "
+                    'load it, so the model never sees it; add {"type": "tool_search"} to the tools',
+                    (*deferred.pointer, "defer_loading"),
+                    "key",
+                    severity=Severity.WARNING,
+                )
 
 
-def _openai_without_search(members: list[Unit], units: list[Unit]) -> Iterator[Finding]:
-    """OpenAI loads deferred tools only through `tool_search` in the same request's top-level tools."""
-    if len(members[0].pointer) > 2:
-        return  # a namespace's functions: judged with the request's own list
-    if any(isinstance(u.value, dict) and u.value.get("type") == "tool_search" for u in members):
-        return
-    inner = [
-        u for u in units if len(u.pointer) > 2 and u.pointer[: len(members[0].pointer) - 1] == members[0].pointer[:-1]
-    ]
-    deferred = next((u for u in [*members, *inner] if _deferred(u.value)), None)
-    if deferred is None:
-        return
-    yield Finding(
-        DEFERRED.code,
-        "This tool has defer_loading: true, but the request has no `tool_search` tool: nothing can load it, so the "
-        'model never sees it; add {"type": "tool_search"} to the tools',
-        (*deferred.pointer, "defer_loading"),
-        "key",
-        severity=Severity.WARNING,
-    )
+def _kind(value: Any) -> Any:
+    return value.get("type") if isinstance(value, dict) else None
 
 
 # --- Anthropic's dated server tools ----------------------------------------------------------------------
