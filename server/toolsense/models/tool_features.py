@@ -35,13 +35,16 @@ class OpenAITextFormat(StrictModel):
     type: Literal["text"] = Field(description="Unconstrained text; 'text'.")
 
 
+CustomFormat = Annotated[OpenAIGrammarFormat | OpenAITextFormat, Field(discriminator="type")]
+
+
 class OpenAICustomTool(StrictModel):
     """An OpenAI `custom` tool: the model sends it free text, constrained by an optional grammar."""
 
     type: Literal["custom"] = Field(description="Tool type; 'custom'.")
     name: str = Field(description="The tool's name, used in tool calls.")
     description: str | None = Field(default=None, description="What the tool does.")
-    format: OpenAIGrammarFormat | OpenAITextFormat | None = Field(
+    format: CustomFormat | None = Field(
         default=None, description="The input format: {type: 'text'} or {type: 'grammar', syntax, definition}."
     )
     defer_loading: bool | None = Field(default=None, description="Load the tool only when tool_search finds it.")
