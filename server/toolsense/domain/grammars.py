@@ -15,6 +15,7 @@ from lark.load_grammar import load_grammar
 _LLGUIDANCE_ONLY = re.compile(r"%json\b|%llguidance\b|<\[|<\||(^|\s)@[\w-]+|^\s*[\w]+\[[^\]\n]*\]\s*:", re.M)
 """llguidance's own extensions of Lark (`%json`, `@subgrammar`, `<|special token|>`, `rule[max_tokens=…]:`): Lark
 cannot read them, so a grammar that uses them is not judged by Lark."""
+_COMMENT = re.compile(r"(^|[ \t])//[^\n]*", re.M)
 _PRIORITY = re.compile(r"^\s*[\w]+\.-?\d+\s*:", re.M)
 _IMPORT = re.compile(r"^\s*%import\s+(?!common\b)(\S+)", re.M)
 _TEMPLATE = re.compile(r"^\s*_?\w+\{[\w\s,]+\}\s*:", re.M)
@@ -44,7 +45,7 @@ def _re2_problem(pattern: str) -> str | None:
 
 
 def lark_error(definition: str) -> str | None:
-    if len(definition) > MAX_GRAMMAR or _LLGUIDANCE_ONLY.search(definition):
+    if len(definition) > MAX_GRAMMAR or _LLGUIDANCE_ONLY.search(_COMMENT.sub("", definition)):
         return None
     for pattern, what in ((_PRIORITY, "rule and terminal priorities"), (_TEMPLATE, "templates")):
         found = pattern.search(definition)

@@ -5,6 +5,7 @@ the providers' SDK types say (openai-python, anthropic-sdk-python; see models/fe
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from checking import check, one, only
@@ -283,3 +284,16 @@ def test_an_mcp_servers_entry_against_its_model() -> None:
     servers = [{"type": "url", "url": "https://mcp.example.com/mcp", "name": "t", "tool_configuration": {"allow": []}}]
     found = check(_anthropic([{"type": "mcp_toolset", "mcp_server_name": "t"}], mcp_servers=servers), kind=None)
     assert [(d.code, d.text) for d in found] == [("TS101", '"allow"')]
+
+
+# --- a real grammar ---------------------------------------------------------------------------------------
+
+CODEX_GRAMMAR = (Path(__file__).parents[2] / "data" / "features" / "codex_apply_patch.lark").read_text(encoding="utf-8")
+"""Codex's `apply_patch` grammar, a real public file (see its first lines): what Codex sends as a custom tool."""
+
+
+def test_codexs_apply_patch_grammar_is_accepted_and_a_broken_copy_is_not() -> None:
+    assert check(_custom("lark", CODEX_GRAMMAR), kind=None) == []
+    broken = CODEX_GRAMMAR.replace("(change_context | change_line)+", "(change_context | change_line+")
+    found = one(check(_custom("lark", broken), kind=None), "TS245")
+    assert found.message.startswith("The Lark grammar does not parse at line 16, column 49:")

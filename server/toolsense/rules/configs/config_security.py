@@ -36,7 +36,8 @@ INLINE_SECRET = CATALOG.rule(
     "mcp-config-inline-secret",
     Severity.ERROR,
     "A secret written into the configuration file (a token in `env`, `Bearer …` in `headers`, `--api-key` in "
-    "`args`, a key in the URL): use VS Code's `inputs` (`${input:…}`, password: true) or an environment reference.",
+    "`args`, a key in the URL): use VS Code's `inputs` (`${input:…}`, password: true) or an environment reference. "
+    "The same for a request's remote MCP server (OpenAI's hosted `mcp` tool, Anthropic's `mcp_servers`).",
     FAMILY,
 )
 UNPINNED = CATALOG.rule(
@@ -58,7 +59,8 @@ PLAIN_HTTP = CATALOG.rule(
     "TS943",
     "mcp-config-plain-http",
     Severity.WARNING,
-    "A server URL with plain `http://` to a host other than this machine: requests and tokens travel readable.",
+    "A server URL with plain `http://` to a host other than this machine: requests and tokens travel readable "
+    "(in a client's configuration, OpenAI's hosted `mcp` tool or Anthropic's `mcp_servers`).",
     FAMILY,
 )
 FILESYSTEM_ROOT = CATALOG.rule(
