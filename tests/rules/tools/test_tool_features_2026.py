@@ -297,3 +297,19 @@ def test_codexs_apply_patch_grammar_is_accepted_and_a_broken_copy_is_not() -> No
     broken = CODEX_GRAMMAR.replace("(change_context | change_line)+", "(change_context | change_line+")
     found = one(check(_custom("lark", broken), kind=None), "TS245")
     assert found.message.startswith("The Lark grammar does not parse at line 16, column 49:")
+
+
+# Anthropic's documented mcp_servers entry, as copied in patrickcarmichael/claude-docs
+# docs/ai-platforms/anthropic/formatted/329-mcp-server-configuration.md @a9add268a18e2590dacf9490541363c160df1733
+DOCUMENTED_SERVER = {
+    "type": "url",
+    "url": "https://example-server.modelcontextprotocol.io/sse",
+    "name": "example-mcp",
+    "tool_configuration": {"enabled": True, "allowed_tools": ["example_tool_1", "example_tool_2"]},
+    "authorization_token": "YOUR_TOKEN",
+}
+
+
+def test_the_documented_mcp_servers_entry_gets_nothing() -> None:
+    toolset = {"type": "mcp_toolset", "mcp_server_name": "example-mcp"}
+    assert check(_anthropic([toolset], mcp_servers=[DOCUMENTED_SERVER]), kind=None) == []
