@@ -64,6 +64,7 @@ SERVER_TOOL = CATALOG.rule(
     "An Anthropic server tool whose dated `type` is no released version (a warning: a newer one may have come out "
     "since the list was read), or whose `name` is not the one that version takes (an error).",
     FAMILY,
+    "rename to the version's name; or use the latest released version",
 )
 
 
