@@ -8,9 +8,6 @@ from __future__ import annotations
 import re
 
 import re2  # type: ignore[import-untyped]
-from lark.exceptions import LarkError, UnexpectedInput
-from lark.lexer import PatternRE
-from lark.load_grammar import load_grammar
 
 _LLGUIDANCE_ONLY = re.compile(r"%json\b|%llguidance\b|<\[|<\||(^|\s)@[\w-]+|^\s*[\w]+\[[^\]\n]*\]\s*:", re.M)
 """llguidance's own extensions of Lark (`%json`, `@subgrammar`, `<|special token|>`, `rule[max_tokens=…]:`): Lark
@@ -57,6 +54,11 @@ def lark_error(definition: str) -> str | None:
             f"OpenAI's grammar engine (llguidance) imports only `%import common`, not {imported.group(1)!r}: "
             f"{_where(definition, imported.start(1))}"
         )
+    # Imported here: Lark loads the `regex` module, which a check without a custom tool never needs.
+    from lark.exceptions import LarkError, UnexpectedInput
+    from lark.lexer import PatternRE
+    from lark.load_grammar import load_grammar
+
     try:
         # The grammar as Lark reads and compiles it (rules defined, terminals resolved), without building a parser:
         # a parser's own limits (LALR conflicts, zero-width terminals of the Earley lexer) are not llguidance's.
