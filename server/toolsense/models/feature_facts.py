@@ -102,7 +102,9 @@ ANTHROPIC_MCP_SERVER_TYPES = DatedFact(
     ("url",),
     f"{ANTHROPIC_SDK} src/anthropic/types/beta/beta_request_mcp_server_url_definition_param.py (name, type, url, "
     "authorization_token, tool_configuration.allowed_tools/enabled); beta_mcp_toolset_param.py (mcp_toolset: "
-    "mcp_server_name, default_config, configs, cache_control)",
+    'mcp_server_name, default_config, configs, cache_control); the connector\'s `url` "Must start with https://" '
+    "(Anthropic's MCP connector page, as copied in patrickcarmichael/claude-docs "
+    "docs/ai-platforms/anthropic/formatted/329-mcp-server-configuration.md @a9add268a18e2590dacf9490541363c160df1733)",
 )
 
 # --- OpenAI Responses -----------------------------------------------------------------------------------

@@ -273,6 +273,11 @@ def test_mcp_servers_and_the_mcp_toolset_tool() -> None:
         ("TS940", '"sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123"'),
         ("TS249", '"traker"'),
     ]
+    assert (found[0].severity, found[0].message) == (
+        "error",
+        "Server 'tracker' is reached over plain http at \"mcp.example.com\": requests, answers and any token travel "
+        "readable and changeable; Anthropic's MCP connector accepts https:// only",
+    )
     assert found[2].message == (
         'mcp_toolset names the server "traker", which the request\'s mcp_servers does not list (listed: "tracker")'
     )
