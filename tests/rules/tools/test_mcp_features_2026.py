@@ -94,6 +94,16 @@ def test_meta_keys_are_reported_on_the_key() -> None:
     assert _ours(_listing(tool), "TS257") == [("TS257", "warning", '"dev.mcp/cache"')]
 
 
+def test_the_key_older_fastmcp_writes_says_how_to_get_rid_of_it() -> None:
+    """FastMCP 2's `_fastmcp` (26 tools of robert-cousins/mcp_agent_mail's tools_list.json in the shared corpus)."""
+    tool = {**APPS_TOOL, "_meta": {"_fastmcp": {"tags": []}}}
+    found = one(check(_listing(tool), kind=None), "TS257")
+    assert found.message == (
+        '_meta key "_fastmcp": the name must start and end with a letter or digit, with only - _ . inside; FastMCP '
+        "wrote it so and now writes 'fastmcp' (PrefectHQ/fastmcp#2895): upgrade FastMCP"
+    )
+
+
 REMOTE = {"type": "object", "properties": {"address": {"$ref": "https://schemas.example.com/address.json"}}}
 
 

@@ -76,7 +76,11 @@ def meta_keys(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     for key in meta:
         problem = meta_key_problem(key)
         if problem is not None:
-            yield Finding(META_KEY.code, f"_meta key {short_repr(key)}: {problem}", ("_meta", key), "key")
+            hint = _FASTMCP if key == "_fastmcp" else ""
+            yield Finding(META_KEY.code, f"_meta key {short_repr(key)}: {problem}{hint}", ("_meta", key), "key")
+
+
+_FASTMCP = "; FastMCP wrote it so and now writes 'fastmcp' (PrefectHQ/fastmcp#2895): upgrade FastMCP"
 
 
 def meta_key_problem(key: str) -> str | None:
