@@ -131,7 +131,8 @@ VERTEX_EXTRA_SOURCE = (
 JSON_SCHEMA_KEYS = frozenset({"parametersJsonSchema", "parameters_json_schema"})
 """Gemini's `parametersJsonSchema`: plain JSON Schema, not the `parameters` subset (google-genai FunctionDeclaration,
 same source); Gemini CLI sends every MCP tool's inputSchema there (google-gemini/gemini-cli
-packages/core/src/tools/mcp-tool.ts, `parametersJsonSchema: this.parameterSchema`)."""
+packages/core/src/tools/mcp-tool.ts @6f9c4742032ed08f098f9a2933f024caa16f6e9d, DiscoveredMCPTool's `schema`:
+`parametersJsonSchema: this.parameterSchemaJson`), read 2026-12-07."""
 
 
 def profile_limits(name: str, settings: Settings) -> ProfileLimits:
