@@ -120,7 +120,6 @@ GEMINI_KEYWORDS = frozenset(
 )
 
 
-GEMINI_KEYWORDS_SOURCE = "https://ai.google.dev/api/caching#Schema (Gemini API v1beta Schema), read 2026-11"
 VERTEX_EXTRA_KEYWORDS = frozenset({"additionalProperties", "ref", "defs"})
 """Keywords of `parameters` that Vertex AI's Schema accepts and the Gemini API's does not (google-genai's shared
 `types.Schema` has them, from Vertex's REST Schema: `additional_properties`, `ref`, `defs`)."""
