@@ -131,6 +131,20 @@ GEMINI_KEYWORDS = frozenset(
 )
 
 
+VERTEX_EXTRA_KEYWORDS = frozenset({"additionalProperties", "ref", "defs"})
+"""Keywords of `parameters` that Vertex AI's Schema accepts and the Gemini API's does not (google-genai's shared
+`types.Schema` has them, from Vertex's REST Schema: `additional_properties`, `ref`, `defs`)."""
+VERTEX_EXTRA_SOURCE = (
+    "googleapis/python-genai google/genai/types.py @66807187f2123c6676175ac991f4e34eb09200d1 (2026-08-21) class "
+    "Schema, read 2026-12-07"
+)
+JSON_SCHEMA_KEYS = frozenset({"parametersJsonSchema", "parameters_json_schema"})
+"""Gemini's `parametersJsonSchema`: plain JSON Schema, not the `parameters` subset (google-genai FunctionDeclaration,
+same source); Gemini CLI sends every MCP tool's inputSchema there (google-gemini/gemini-cli
+packages/core/src/tools/mcp-tool.ts @6f9c4742032ed08f098f9a2933f024caa16f6e9d, DiscoveredMCPTool's `schema`:
+`parametersJsonSchema: this.parameterSchemaJson`), read 2026-12-07."""
+
+
 def profile_limits(name: str, settings: Settings) -> ProfileLimits:
     """The dated defaults with the settings' overrides on top."""
     base = PROFILES[name].limits if name in PROFILES else ProfileLimits()

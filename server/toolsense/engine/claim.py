@@ -138,6 +138,9 @@ class Claimer:
                 sampled += 1
                 recognised += found is not None
             expanded.append((pointer, node, found, None, shape))
+            if found is not None and shape.get("type") == "namespace" and isinstance(shape.get("tools"), list):
+                plain = False
+                expanded.extend(_namespace_members(node, pointer, self.lenient))
         if self.forced is None and not members_claimed(recognised, sampled, container):
             return NOT_OURS
         kinds = Counter(found.kind for _, _, found, _, _ in expanded if found is not None)
@@ -284,6 +287,22 @@ class Claimer:
             return NOT_OURS
         units = [Claimed("tool", (*prefix, key), node, self.dialect, self.origin("map")) for key, node in members]
         return Claim("tool", "wrapper", units)
+
+
+def _namespace_members(
+    node: Node, pointer: Pointer, lenient: bool
+) -> list[tuple[Pointer, Node, Detected | None, Dialect | None, dict[str, Any] | None]]:
+    """The function and custom tools inside an OpenAI `namespace` tool: units of their own (the namespace stays one
+    too, for its own members), so every tool rule checks them at their place."""
+    inner = member_node(node, "tools")
+    if inner is None or inner.type != "array":
+        return []
+    members: list[tuple[Pointer, Node, Detected | None, Dialect | None, dict[str, Any] | None]] = []
+    for j, child in enumerate(value_children(inner)):
+        if child.type == "object":
+            shape = skeleton(child)
+            members.append(((*pointer, "tools", j), child, detect(shape, lenient), None, shape))
+    return members
 
 
 def _mcp_first(array: Node) -> bool:

@@ -46,12 +46,27 @@ class FileFacts:
     """Members every sampled tool of the file's list has (three tools at least), as pointers into the tool: its
     own keys (`("category",)`) and the keys of an object it wraps (`("function", "module")`). A catalogue's own
     members, which its loader reads and strips (`category`, `tags`, `module`), not a mistake in one tool."""
+    mcp_servers: str | None = None
+    """The JSON text of a request's root `mcp_servers` (Anthropic's MCP connector), when it has one: the entries an
+    `mcp_toolset` tool names, checked by the same security rules as a client's configuration."""
 
 
 NO_FACTS = FileFacts()
 
 
-_WANTED = ("protocolVersion", "result", "params", "_meta", "$schema", "jsonrpc", "tools", "model", "messages", "input")
+_WANTED = (
+    "protocolVersion",
+    "result",
+    "params",
+    "_meta",
+    "$schema",
+    "jsonrpc",
+    "tools",
+    "model",
+    "messages",
+    "input",
+    "mcp_servers",
+)
 _WANTED_RAW = {json.dumps(key).encode(): key for key in (*_WANTED, *LIST_RESULT_KEYS, _META_VERSION)}
 
 
@@ -167,7 +182,19 @@ def file_facts(root: Node | None) -> FileFacts:
     marked = holder is not None and any(key in _LIST_ONLY for key, _ in members)
     implied = _implied_version(cache.get(holder, "tools")) if holder is not None and version is None else None
     shared = _shared_keys(cache.get(holder, "tools")) if holder is not None else frozenset()
-    return FileFacts(version, where, request or listed or marked, holder_pointer, tuple(members), implied, shared)
+    servers = _json_text(cache.get(root, "mcp_servers"))
+    return FileFacts(
+        version, where, request or listed or marked, holder_pointer, tuple(members), implied, shared, servers
+    )
+
+
+def _json_text(node: Node | None) -> str | None:
+    if node is None or node.type != "array":
+        return None
+    try:
+        return json.dumps(to_value(node))
+    except ValueError:
+        return None
 
 
 _SHARED_SAMPLE = 16

@@ -197,6 +197,12 @@ class OpenAIResponsesTool(StrictModel):
     parameters: JsonObject | None = Field(default=None, description="JSON Schema of the arguments.")
     strict: bool | None = Field(default=None, description="Structured Outputs: follow the schema exactly.")
     defer_loading: bool | None = Field(default=None, description="Load the function only when tool_search finds it.")
+    allowed_callers: list[str] | None = Field(
+        default=None, description="Who may call the function: 'direct', 'programmatic' (Responses)."
+    )
+    output_schema: JsonObject | None = Field(
+        default=None, description="JSON Schema of the JSON value the function's string output encodes (Responses)."
+    )
 
 
 TOOL_MODELS: dict[str, type[StrictModel]] = {

@@ -28,7 +28,12 @@ OPENAI_HOSTED: list[dict[str, Any]] = [
     {"type": "computer_use_preview", "display_width": 1024, "display_height": 768, "environment": "browser"},
     {"type": "computer"},
     {"type": "mcp", "server_label": "wiki", "server_url": "https://mcp.example.com/mcp", "defer_loading": True},
-    {"type": "custom", "name": "sql", "description": "Run SQL.", "format": {"type": "grammar", "syntax": "lark"}},
+    {
+        "type": "custom",
+        "name": "sql",
+        "description": "Run SQL.",
+        "format": {"type": "grammar", "syntax": "lark", "definition": 'start: "SELECT 1"'},
+    },
     {"type": "image_generation", "quality": "low"},
     {"type": "local_shell"},
     {"type": "shell"},

@@ -141,7 +141,8 @@ def test_gemini_subset() -> None:
         (
             "TS265",
             '"additionalProperties"',
-            "Gemini function parameters (OpenAPI 3.0 subset) do not support 'additionalProperties'",
+            "The Gemini API's function parameters (OpenAPI 3.0 subset) do not support 'additionalProperties' (Vertex "
+            "AI's do); for the Gemini API send the schema as `parametersJsonSchema`",
         ),
     ]
     assert "TS220" not in codes(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ...engine.context import CheckContext
@@ -35,7 +36,8 @@ INLINE_SECRET = CATALOG.rule(
     "mcp-config-inline-secret",
     Severity.ERROR,
     "A secret written into the configuration file (a token in `env`, `Bearer …` in `headers`, `--api-key` in "
-    "`args`, a key in the URL): use VS Code's `inputs` (`${input:…}`, password: true) or an environment reference.",
+    "`args`, a key in the URL): use VS Code's `inputs` (`${input:…}`, password: true) or an environment reference. "
+    "The same for a request's remote MCP server (OpenAI's hosted `mcp` tool, Anthropic's `mcp_servers`).",
     FAMILY,
 )
 UNPINNED = CATALOG.rule(
@@ -57,7 +59,8 @@ PLAIN_HTTP = CATALOG.rule(
     "TS943",
     "mcp-config-plain-http",
     Severity.WARNING,
-    "A server URL with plain `http://` to a host other than this machine: requests and tokens travel readable.",
+    "A server URL with plain `http://` to a host other than this machine: requests and tokens travel readable "
+    "(in a client's configuration, OpenAI's hosted `mcp` tool or Anthropic's `mcp_servers`).",
     FAMILY,
 )
 FILESYSTEM_ROOT = CATALOG.rule(
@@ -160,19 +163,48 @@ def config_security_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         view = entry_view(entry.value, dialect)
         yield from _secrets(entry.pointer, view, hint)
         yield from _launch(entry.name, entry.pointer, view, PROFILE in _profiles(ctx))
-        url = view.url
-        if url is not None and url.lower().startswith("http://"):
-            host = _url_part(url, "hostname")
-            if not _LOOPBACK.match(host):
-                yield Finding(
-                    PLAIN_HTTP.code,
-                    f"Server '{entry.name}' is reached over plain http at {visible(host, 60)}: requests, answers and "
-                    "any token travel readable and changeable; use https://",
-                    (*entry.pointer, *view.url_pointer),
-                )
+        yield from _plain_http(entry.name, entry.pointer, view)
 
 
-def _secrets(pointer: tuple[str, ...], view: EntryView, hint: str) -> Iterator[Finding]:
+REQUEST_HINT = "send it from your secret store when the request is made, not from a file"
+"""What to do instead, for a secret written in a request body (a hosted MCP tool, Anthropic's `mcp_servers`)."""
+
+
+def remote_server_findings(
+    name: str,
+    pointer: Pointer,
+    view: EntryView,
+    tokens: tuple[tuple[str, Any, Pointer], ...] = (),
+    hint: str = REQUEST_HINT,
+) -> Iterator[Finding]:
+    """TS940 and TS943 for a remote MCP server named outside a client's configuration: a provider's hosted `mcp`
+    tool, an entry of Anthropic's `mcp_servers`. `view` holds its URL and headers; `tokens` the members that hold a
+    credential by definition (`authorization`, `authorization_token`: name, value, where)."""
+    yield from _secrets(pointer, view, hint)
+    for key, text, at in tokens:
+        if isinstance(text, str) and _literal_secret(text, True):
+            yield Finding(
+                INLINE_SECRET.code,
+                f"A secret is written inline in `{key}` ({_redacted(text)}): anyone who reads the file has it; {hint}",
+                (*pointer, *at),
+            )
+    yield from _plain_http(name, pointer, view)
+
+
+def _plain_http(name: str, pointer: Pointer, view: EntryView) -> Iterator[Finding]:
+    url = view.url
+    if url is not None and url.lower().startswith("http://"):
+        host = _url_part(url, "hostname")
+        if not _LOOPBACK.match(host):
+            yield Finding(
+                PLAIN_HTTP.code,
+                f"Server '{name}' is reached over plain http at {visible(host, 60)}: requests, answers and "
+                "any token travel readable and changeable; use https://",
+                (*pointer, *view.url_pointer),
+            )
+
+
+def _secrets(pointer: Pointer, view: EntryView, hint: str) -> Iterator[Finding]:
     for values, at in ((view.env, view.env_pointer), (view.headers, view.headers_pointer)):
         section = ".".join(str(part) for part in at)
         for name, text in values.items():
@@ -213,7 +245,7 @@ def _secrets(pointer: tuple[str, ...], view: EntryView, hint: str) -> Iterator[F
                 )
 
 
-def _launch(name: str, pointer: tuple[str, ...], view: EntryView, profile: bool) -> Iterator[Finding]:
+def _launch(name: str, pointer: Pointer, view: EntryView, profile: bool) -> Iterator[Finding]:
     if not view.words:
         return
     words = [word for word, _ in view.words]

@@ -7,6 +7,7 @@ import dataclasses
 import re
 from collections.abc import Iterator
 
+from ...document.jsontree import Pointer
 from ...domain.providers import PROFILES, enabled_profiles
 from ...domain.tool import ToolView, tool_view
 from ...engine.context import CheckContext
@@ -164,11 +165,15 @@ def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
     # Runs on every check of the file, over all its units: read the names directly, allocate almost nothing.
     first: dict[str, int] = {}
     duplicates: dict[str, list[int]] = {}
+    namespaces: dict[Pointer, str] = {}
+    """OpenAI namespaces: a function inside one is called by the namespace's name and its own."""
     for index, unit in enumerate(units):
         value = unit.value
         if unit.kind != "tool" or not isinstance(value, dict):
             continue
         dialect = unit.dialect
+        if dialect is None and value.get("type") == "namespace" and isinstance(value.get("name"), str):
+            namespaces[unit.pointer] = value["name"]
         if dialect in ("openai", "bedrock"):
             inner = value.get("function" if dialect == "openai" else "toolSpec")
             name = inner.get("name") if isinstance(inner, dict) else None
@@ -177,6 +182,8 @@ def duplicate_names(units: list[Unit], ctx: CheckContext) -> Iterator[Finding]:
         else:
             continue
         if isinstance(name, str) and name:
+            if len(unit.pointer) > 2 and unit.pointer[:-2] in namespaces:
+                name = f"{namespaces[unit.pointer[:-2]]}.{name}"
             seen = first.setdefault(name, index)
             if seen != index:
                 duplicates.setdefault(name, [seen]).append(index)

@@ -20,10 +20,12 @@ from ...domain.providers import (
     ANTHROPIC_STRICT_UNSUPPORTED,
     AS_OF,
     GEMINI_KEYWORDS,
+    JSON_SCHEMA_KEYS,
     LARGE_ENUM,
     OPENAI_STRICT_FORMATS,
     OPENAI_STRICT_UNSUPPORTED,
     PROFILES,
+    VERTEX_EXTRA_KEYWORDS,
     Budget,
     active_profiles,
     enabled_profiles,
@@ -143,7 +145,7 @@ def profile_rules(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
         elif name == "anthropic-strict":
             yield from _anthropic_strict(view, walk, base, why)
             yield from _limits(view, name, ctx.settings, why)
-        elif name == "gemini":
+        elif name == "gemini" and gemini_subset_applies(view):
             yield from _gemini(walk, base)
     if {"openai-strict", "anthropic-strict"} & set(names):
         yield from _closed(walk, base, names)
@@ -351,12 +353,26 @@ def _limits(view: ToolView, profile: str, settings: Settings, why: str) -> Itera
         )
 
 
+def gemini_subset_applies(view: ToolView) -> bool:
+    """Whether the `parameters` subset judges this tool's schema: not a `parametersJsonSchema` (plain JSON Schema),
+    nor an MCP tool, which Gemini CLI forwards as `parametersJsonSchema`."""
+    return view.dialect != "mcp" and not (view.schema_pointer and view.schema_pointer[-1] in JSON_SCHEMA_KEYS)
+
+
 def _gemini(walk: SchemaWalk, base: Pointer) -> Iterator[Finding]:
     for entry in walk.nodes:
         node = entry.node
         pointer = (*base, *entry.pointer)
         for keyword in node:
-            if keyword not in GEMINI_KEYWORDS:
+            if keyword in VERTEX_EXTRA_KEYWORDS:
+                yield Finding(
+                    GEMINI.code,
+                    f"The Gemini API's function parameters (OpenAPI 3.0 subset) do not support '{keyword}' (Vertex "
+                    "AI's do); for the Gemini API send the schema as `parametersJsonSchema`",
+                    (*pointer, keyword),
+                    "key",
+                )
+            elif keyword not in GEMINI_KEYWORDS:
                 yield Finding(
                     GEMINI.code,
                     f"Gemini function parameters (OpenAPI 3.0 subset) do not support '{keyword}'",

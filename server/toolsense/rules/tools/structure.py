@@ -22,6 +22,7 @@ from ...models.definitions import (
     TOOL_MODELS,
 )
 from ...models.dialects import as_dialect
+from ...models.tool_features import hosted_model
 from ..catalog import CATALOG
 from ..structure import UNKNOWN, WRONG_TYPE, located, own_keys, own_text
 
@@ -31,6 +32,8 @@ def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     dialect = unit.dialect or ""
     version = checked_mcp_version(ctx.facts, ctx.settings) if dialect == "mcp" else None
     model = MCP_TOOL_MODELS[version] if version is not None else TOOL_MODELS.get(dialect)
+    if model is None and not dialect:
+        model = hosted_model(unit.value)  # a namespace, custom, tool_search or hosted mcp tool
     if model is None:
         return
     if not isinstance(unit.value, dict):
@@ -40,6 +43,8 @@ def tool_structure(unit: Unit, ctx: CheckContext) -> Iterator[Finding]:
     for finding in model_findings(model, own_keys(unit), subject, own_text(unit)):
         if finding.code != UNKNOWN.code:
             yield located(finding, subject)
+        elif finding.pointer == ("defer_loading",) and not dialect:
+            continue  # on a namespace: TS247 says where it belongs
         elif (misplaced := _misplaced(finding, unit.value, dialect)) is not None:
             yield misplaced if version is None else dataclasses.replace(misplaced, severity=Severity.WARNING)
         elif not (dialect == "openai" and finding.pointer in _PLATFORM_KEYS and not ctx.facts.sent_as_is):
@@ -135,7 +140,10 @@ def tool_subject(unit: Unit, version: str | None = None) -> str:
     # An application's record may carry its own display `name` beside the wrapped tool: the tool's name wins.
     name = inner.get("name") if isinstance(inner, dict) and isinstance(inner.get("name"), str) else value.get("name")
     dialect = as_dialect(unit.dialect)
-    base = dialect.label if dialect is not None else "tool"
+    kind = value.get("type")
+    base = dialect.label if dialect is not None else f"'{kind}' tool" if isinstance(kind, str) else "tool"
+    if dialect is None and not isinstance(name, str):
+        name = value.get("server_label") or value.get("mcp_server_name")  # a hosted MCP tool, an mcp_toolset
     if version is not None:
         base = f"{base} ({version})"
     return f"{base} '{name}'" if isinstance(name, str) and name else base
