@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..document.lines import Range
-from ..visible_text import SafeMessage
+from ..textsafety import SafeMessage
 from .findings import Finding, Severity, Subject
 
 SOURCE = "toolsense"
