@@ -1,6 +1,6 @@
 /**
  * What the status item shows in each state. Pure (no `vscode`), unit-tested in test/status.test.ts;
- * extension.ts applies it to a StatusBarItem.
+ * controller.ts applies it to a StatusBarItem.
  */
 
 export type ServerStatus =
