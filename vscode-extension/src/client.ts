@@ -37,6 +37,8 @@ export interface ClientHost {
   readonly client: LanguageClient | undefined;
   setStatus(status: ServerStatus): void;
   serverSettings(scope?: vscode.Uri): SettingsObject;
+  /** `toolsense.profiles` as VS Code has it (the status tooltip names the opt-in ones that are off). */
+  profiles(): readonly string[];
   notifyError(message: string): Promise<void>;
   /** A message from the server (`window/showMessage`). */
   showServerMessage(type: MessageType, message: string): void;
@@ -164,6 +166,7 @@ function onClientState(host: ClientHost, client: LanguageClient, running: Runnin
         interpreter: running.interpreter,
         origin: running.origin,
         crashes: host.policy.recentCrashes(),
+        profiles: host.profiles(),
       });
       break;
     }

@@ -73,9 +73,16 @@ export class Controller implements vscode.Disposable, WorkHost, EnvironmentHost,
     return buildServerSettings((key) => explicitValue(config.inspect(key), config.get(key)), vscode.workspace.isTrusted);
   }
 
+  profiles(): readonly string[] {
+    return vscode.workspace.getConfiguration(SECTION).get<string[]>('profiles') ?? [];
+  }
+
   private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
     if (!e.affectsConfiguration(SECTION)) {
       return;
+    }
+    if (this.status.state === 'ready' && e.affectsConfiguration(`${SECTION}.profiles`)) {
+      this.setStatus({ ...this.status, profiles: this.profiles() });
     }
     if (this.trustedAtStart === false && vscode.workspace.isTrusted) {
       return; // the settings Restricted Mode held back now apply: onDidGrantWorkspaceTrust restarts once
