@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import shutil
 import socket
@@ -169,3 +170,14 @@ def test_the_first_run_sets_up_the_server_offline_with_another_python(
         assert answer["result"]["capabilities"]["textDocumentSync"]
     finally:
         client.close()
+
+
+def test_the_readme_states_the_size_of_the_platform_vsix(extension: Path) -> None:
+    """The README's figure is the linux-x64 package (what this machine builds): the wheels, within a tenth."""
+    if (sys.platform, platform.machine()) != ("linux", "x86_64"):
+        pytest.skip("the README states the linux-x64 size; this machine builds another platform's wheels")
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    match = re.search(r"and 3\.13: (\d+) MB for linux-x64", readme)
+    assert match, "the README's install section states the size of the linux-x64 .vsix"
+    size_mb = sum(path.stat().st_size for path in (extension / "bundled").rglob("*.whl")) / 1e6
+    assert abs(size_mb - int(match.group(1))) <= size_mb / 10, size_mb
