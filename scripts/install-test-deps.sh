@@ -14,7 +14,8 @@ fi
 if [ -f scripts/install-vscode-e2e.sh ]; then
   bash scripts/install-vscode-e2e.sh
 fi
-# The VS Code extension's toolchain (TypeScript, esbuild, vsce), pinned by its package-lock.json.
-if command -v npm >/dev/null 2>&1 && [ ! -x vscode-extension/node_modules/.bin/vsce ]; then
+# The VS Code extension's toolchain (TypeScript, esbuild, vsce, ovsx), pinned by its package-lock.json; again when a
+# tool the lock file names is missing (a node_modules from before ovsx was added).
+if command -v npm >/dev/null 2>&1 && { [ ! -x vscode-extension/node_modules/.bin/vsce ] || [ ! -x vscode-extension/node_modules/.bin/ovsx ]; }; then
   (cd vscode-extension && npm ci --silent --no-audit --no-fund)
 fi

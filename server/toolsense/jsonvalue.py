@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TypeAlias
 
-from .visible_text import escape
+from .textsafety import escape
 
 JsonValue: TypeAlias = "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None"
 """A value decoded from JSON (or TOML): what a unit, a schema or a setting holds."""
@@ -35,7 +35,7 @@ def json_type_name(value: object) -> str:
 
 def short_repr(value: object, limit: int = 60) -> str:
     """The value as a message shows it: JSON when it is JSON, cut to `limit` characters, invisible and control
-    characters written `<U+XXXX>` (a message never carries them: `visible_text`)."""
+    characters written `<U+XXXX>` (a message never carries them: `textsafety.messages`)."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):

@@ -37,8 +37,8 @@ from typing import Any, TextIO
 from pydantic import BaseModel
 
 from .config_files import config_link_reason
-from .domain.validation import model_schema
 from .modelprobe import probe_modules
+from .models.model_schema import model_schema
 from .settings import Settings
 
 IMPORT_FAILED = "TS801"

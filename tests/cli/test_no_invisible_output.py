@@ -18,7 +18,7 @@ from toolsense.document.lines import Position, Range
 from toolsense.engine.checker import Diagnostic, RelatedLocation
 from toolsense.engine.findings import Severity
 from toolsense.rules import CATALOG
-from toolsense.visible_text import message_is_safe
+from toolsense.textsafety import message_is_safe
 
 ROOT = Path(__file__).resolve().parents[2]
 PAYLOAD = "\u200b\u202e" + "".join(chr(0xE0000 + ord(c)) for c in "hide") + "\x1b[2J\u2066"

@@ -30,6 +30,8 @@ naming what was looked for and the setting to use.
 A fourth (issue 24) runs with the package index unreachable: a folder of unrelated JSON (`tools/catalog.json`)
 stays quiet (no environment, no status item, no notification, nothing in Problems), then a tool file with an
 unusual name gets squiggles (timed from opening it), hover, outline and a quick fix from the platform .vsix alone.
+Its only Python is another version than the one that built the .vsix (pyenv's 3.12, else 3.13, 3.10; issue 36), and
+the private environment must be made with it.
 
 Prerequisites (Chromium, Node 24, code-server, playwright-core) come from scripts/install-vscode-e2e.sh, cached
 under $TOOLSENSE_E2E_CACHE (default ~/.cache/toolsense-e2e). Environment:
@@ -330,10 +332,11 @@ def _code_server_env(tmp: Path, path: str, extra: dict[str, str] | None = None) 
     return env
 
 
-def _python_without_toolsense(tmp: Path) -> Path:
-    """A bin directory whose python3/python is a fresh venv without toolsense (the machine's own python3 has it)."""
+def _python_without_toolsense(tmp: Path, base: str = sys.executable) -> Path:
+    """A bin directory whose python3/python is a fresh venv without toolsense (the machine's own python3 has it),
+    made from `base` (this test's Python unless another is asked for)."""
     venv = tmp / "bare-venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     python = str(venv / "bin" / "python")
     probe = subprocess.run([python, "-c", "import toolsense"], capture_output=True, cwd=tmp, env=env)
@@ -932,6 +935,19 @@ CATALOG = """{
 """
 
 
+def _another_python() -> tuple[str, str] | None:
+    """(version, path) of a CPython 3.10-3.13 other than this test's (the one that built the wheelhouse): pyenv's."""
+    mine = f"{sys.version_info.major}.{sys.version_info.minor}"
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    for version in ("3.12", "3.13", "3.10", "3.11"):
+        if version == mine:
+            continue
+        for candidate in sorted(pyenv.glob(f"{version}.*/bin/python{version}"), reverse=True):
+            if subprocess.run([str(candidate), "-c", "pass"], capture_output=True, timeout=60).returncode == 0:
+                return version, str(candidate)
+    return None
+
+
 def _offline_pip(tmp: Path) -> dict[str, str]:
     """pip as on a machine without network: an index nobody listens on, no configuration, an empty cache."""
     return {
@@ -949,10 +965,18 @@ def test_vscode_content_decides_and_the_platform_vsix_runs_offline(
 ) -> None:
     """A folder of unrelated JSON (`tools/catalog.json`) stays quiet; then, on the same fresh profile with the
     package index unreachable, a tool file with an unusual name gets squiggles (timed from opening it), hover,
-    outline and a quick fix."""
+    outline and a quick fix. The only Python on the PATH is another version than the one that built the .vsix
+    (issue 36: the .vsix carries the wheels of every supported Python), and the private environment is made with it."""
     if prerequisites is not None:
         pytest.fail(prerequisites, pytrace=False)
     assert vsix is not None
+    other = _another_python()
+    if other is None:
+        message = "no CPython 3.10-3.13 other than this test's under pyenv: the offline first run needs one"
+        if _flag("TOOLSENSE_REQUIRE_E2E"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    other_version, other_python = other
     quiet = tmp_path / "catalog-project"
     (quiet / "tools").mkdir(parents=True)
     (quiet / "tools" / "catalog.json").write_text(CATALOG, encoding="utf-8")
@@ -966,7 +990,7 @@ def test_vscode_content_decides_and_the_platform_vsix_runs_offline(
     fix_line, fix_col, _ = _position(UNUSUAL_TOOL, '"descripton"', '"descripton"', after=False)
     user_data = tmp_path / "user-data-content"
     _write_user_settings(user_data)
-    path = f"{_python_without_toolsense(tmp_path)}{os.pathsep}{os.environ.get('PATH', '')}"
+    path = f"{_python_without_toolsense(tmp_path, other_python)}{os.pathsep}{os.environ.get('PATH', '')}"
     started = time.monotonic()
     server = _code_server(
         vsix, user_data, tmp_path / "extensions-content", quiet, path, tmp_path, _offline_pip(tmp_path)
@@ -1009,3 +1033,7 @@ def test_vscode_content_decides_and_the_platform_vsix_runs_offline(
     expected = ["quiet-folder", "unusual-name", "hover", "outline", "quickfix", "not-ours-closed"]
     missing = [name for name in expected if name not in checks]
     assert not failed and not missing, f"{report}\nmissing checks: {missing}\n--- drive ---\n{drive_log[-3000:]}"
+    # The private environment was made with the other Python, from the wheels the .vsix carries for it.
+    config = user_data / "User" / "globalStorage" / "toolsense.toolsense" / "venv" / "pyvenv.cfg"
+    made_with = re.search(r"^version(?:_info)? = (\d+\.\d+)", config.read_text(encoding="utf-8"), re.MULTILINE)
+    assert made_with is not None and made_with.group(1) == other_version, config.read_text(encoding="utf-8")

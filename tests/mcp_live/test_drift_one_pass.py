@@ -18,6 +18,7 @@ from toolsense.engine.findings import Severity
 from toolsense.mcp_live.client import Listing, StdioTarget
 from toolsense.mcp_live.run import CliLive, LiveOutcome, SnapshotFolder, check_listing
 from toolsense.mcp_live.snapshot import snapshot_text
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 TOOLS = 2000
@@ -52,7 +53,7 @@ def test_every_changed_tool_is_placed_with_one_index_of_the_array(
             yield child
 
     monkeypatch.setattr(jsontree, "value_children", counting)
-    outcome = check_listing(listing, SnapshotFolder(tmp_path, ("snap",)), Settings())
+    outcome = check_listing(listing, SnapshotFolder(tmp_path, ("snap",)), Settings(), catalog=CATALOG)
     drift = [d for d in outcome.diagnostics if d.code == "TS927"]
     assert outcome.compared and len(drift) == TOOLS
     assert {d.code for d in outcome.diagnostics} == {"TS927", "TS923"}  # and "more tools than a model uses well"

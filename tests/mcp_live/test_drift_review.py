@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from toolsense.mcp_live.drift import drift_findings
 from toolsense.mcp_live.text_diff import word_diff
-from toolsense.visible_text import message_is_safe
+from toolsense.textsafety import message_is_safe
 
 BASE = "Adds two numbers and returns their sum as an integer, exactly."
 

@@ -18,6 +18,7 @@ from lsprotocol import types
 from toolsense.mcp_live.client import HttpTarget, Listing, StdioTarget
 from toolsense.mcp_live.run import SnapshotError, SnapshotFolder, check_listing
 from toolsense.mcp_live.snapshot import server_file_name
+from toolsense.rules import CATALOG
 from toolsense.settings import Settings
 
 TOOL = {"name": "echo", "description": "Echo the text back.", "inputSchema": {"type": "object"}}
@@ -41,7 +42,7 @@ def test_a_committed_link_to_a_file_outside_is_neither_read_nor_written(tmp_path
     (tmp_path / "snap" / "fake.tools.json").symlink_to(victim)
     for update in (False, True):
         with pytest.raises(SnapshotError, match=r"fake\.tools\.json: it is a symbolic link"):
-            check_listing(_listing(), SnapshotFolder(tmp_path, ("snap",)), Settings(), update=update)
+            check_listing(_listing(), SnapshotFolder(tmp_path, ("snap",)), Settings(), catalog=CATALOG, update=update)
     assert victim.read_text() == "precious, not JSON\n"
 
 
@@ -49,7 +50,7 @@ def test_a_dangling_link_creates_nothing(tmp_path: Path) -> None:
     (tmp_path / "snap").mkdir()
     (tmp_path / "snap" / "fake.tools.json").symlink_to(tmp_path / "created.json")
     with pytest.raises(SnapshotError, match="symbolic link"):
-        check_listing(_listing(), SnapshotFolder(tmp_path, ("snap",)), Settings())
+        check_listing(_listing(), SnapshotFolder(tmp_path, ("snap",)), Settings(), catalog=CATALOG)
     assert not (tmp_path / "created.json").exists()
 
 
@@ -60,12 +61,14 @@ def test_a_snapshot_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
     workspace.mkdir()
     (workspace / ".toolsense").symlink_to(elsewhere)
     with pytest.raises(SnapshotError, match=r"\.toolsense: it is a symbolic link"):
-        check_listing(_listing(), SnapshotFolder(workspace, (".toolsense", "mcp")), Settings(), compare=False)
+        check_listing(
+            _listing(), SnapshotFolder(workspace, (".toolsense", "mcp")), Settings(), catalog=CATALOG, compare=False
+        )
     assert list(elsewhere.iterdir()) == []
 
 
 def test_a_new_snapshot_is_a_regular_file_in_real_folders(tmp_path: Path) -> None:
-    outcome = check_listing(_listing(), SnapshotFolder(tmp_path, (".toolsense", "mcp")), Settings())
+    outcome = check_listing(_listing(), SnapshotFolder(tmp_path, (".toolsense", "mcp")), Settings(), catalog=CATALOG)
     path = tmp_path / ".toolsense" / "mcp" / "fake.tools.json"
     assert outcome.written and outcome.snapshot == path
     assert json.loads(path.read_text())["tools"][0]["name"] == "echo"
@@ -90,7 +93,7 @@ def test_hostile_places_are_a_message(tmp_path: Path, monkeypatch: pytest.Monkey
     else:
         (tmp_path / "snap").write_text("")
     with pytest.raises(SnapshotError) as raised:
-        check_listing(_listing(), SnapshotFolder(Path(), ("snap",)), Settings())
+        check_listing(_listing(), SnapshotFolder(Path(), ("snap",)), Settings(), catalog=CATALOG)
     assert str(raised.value).startswith(message)
 
 

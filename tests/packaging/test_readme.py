@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -81,3 +82,29 @@ def test_readme_links_the_extension_docs_and_the_screenshot() -> None:
             assert (REPO / target).exists(), f"README links to {target}, which does not exist"
     assert "vscode-extension/DEVELOPMENT.md" in README
     assert "vscode-extension/images/screenshot.png" in README
+
+
+def _constant(path: Path, name: str) -> str:
+    match = re.search(rf"const {name}(?:: [^=]+)? = ([^;\n]+)", path.read_text(encoding="utf-8"))
+    assert match, f"no {name} in {path}"
+    return match.group(1).strip()
+
+
+def test_the_install_section_says_how_the_extension_starts_and_sets_itself_up() -> None:
+    """Activation by content with the budgets src/activation.ts has, the offline first run with every Python the
+    wheelhouse is built for (scripts/bundle-wheel.js), and none of what stopped being true (a folder glob starting
+    it, the first run going to the package index). The size is held by tests/packaging/test_vsix_first_run.py."""
+    extension = REPO / "vscode-extension"
+    text = " ".join(_section("Install").split("### The CLI", 1)[0].split())
+    files = int(_constant(extension / "src" / "activation.ts", "FILE_BUDGET"))
+    seconds = int(_constant(extension / "src" / "activation.ts", "TIME_BUDGET_MS")) / 1000
+    assert f"at most {files:,} files, {seconds:g} s" in text
+    assert "A folder of unrelated JSON sees nothing" in text
+    events = json.loads((extension / "package.json").read_text(encoding="utf-8"))["activationEvents"]
+    assert {"onLanguage:json", "onLanguage:jsonc", "onLanguage:jsonl"} <= set(events)
+    assert "JSON, JSON with Comments and JSON Lines" in text
+    pythons = json.loads(_constant(extension / "scripts" / "bundle-wheel.js", "SUPPORTED_PYTHONS").replace("'", '"'))
+    assert f"each of Python {', '.join(pythons[:-1])} and {pythons[-1]}" in text
+    assert "pip install --no-index --find-links" in text
+    for stale in ("about a minute", "When a folder has toolsense files", "from the package index (a progress"):
+        assert stale not in text, stale

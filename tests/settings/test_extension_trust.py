@@ -1,5 +1,5 @@
 """The VS Code extension declares its trust needs and passes no secrets: unit level, from package.json and the
-settings mapping (vscode-extension/src/settings.ts, src/extension.ts). The extension's own unit tests
+settings mapping (vscode-extension/src/settings.ts, src/controller.ts, src/client.ts). The extension's own unit tests
 (vscode-extension/test/settings.test.ts, packageJson.test.ts) cover the mapping's behaviour in TypeScript; these
 check the security contract from the server's side."""
 
@@ -66,9 +66,9 @@ def test_only_toolsense_settings_and_the_trusted_flag_reach_the_server() -> None
     body = source[source.index("export function buildServerSettings") :]
     body = body[: body.index("\n}\n")]
     assert re.findall(r"result\.(\w+)\s*=", body) == ["trusted"]
-    extension = (EXTENSION / "src" / "extension.ts").read_text(encoding="utf-8")
-    assert "vscode.workspace.isTrusted" in extension
-    assert "onDidGrantWorkspaceTrust" in extension  # trust granted later: a new server, never a settings push
+    controller = (EXTENSION / "src" / "controller.ts").read_text(encoding="utf-8")
+    assert "vscode.workspace.isTrusted" in controller
+    assert "onDidGrantWorkspaceTrust" in controller  # trust granted later: a new server, never a settings push
 
 
 @pytest.mark.timeout(30)
@@ -81,10 +81,10 @@ def test_no_setting_looks_like_a_secret() -> None:
 def test_configuration_pulls_are_answered_with_the_mapped_settings() -> None:
     """A server's workspace/configuration pull gets the same mapped object (with `trusted` from VS Code), never
     VS Code's raw `toolsense` section, where a workspace's settings.json could put `trusted: true`."""
-    extension = (EXTENSION / "src" / "extension.ts").read_text(encoding="utf-8")
-    middleware = extension[extension.index("middleware: {") :]
+    client = (EXTENSION / "src" / "client.ts").read_text(encoding="utf-8")
+    middleware = client[client.index("middleware: {") :]
     assert "configuration: async" in middleware
-    assert "this.serverSettings(scope)" in middleware
+    assert "host.serverSettings(scope)" in middleware
 
 
 @pytest.mark.timeout(30)

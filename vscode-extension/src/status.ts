@@ -1,6 +1,6 @@
 /**
  * What the status item shows in each state. Pure (no `vscode`), unit-tested in test/status.test.ts;
- * extension.ts applies it to a StatusBarItem.
+ * controller.ts applies it to a StatusBarItem.
  */
 
 export type ServerStatus =
@@ -13,6 +13,8 @@ export type ServerStatus =
       /** Which server runs: the one shipped with the extension, or the user's. */
       origin?: 'bundled' | 'setting' | 'python-extension' | 'path';
       crashes?: number;
+      /** `toolsense.profiles`: the opt-in reviews not among them are named, with what they would check. */
+      profiles?: readonly string[];
     }
   | { state: 'restarting'; crashes: number; maxRestarts: number }
   | { state: 'stopped' }
@@ -31,6 +33,20 @@ export interface StatusPresentation {
 }
 
 const NAME = 'toolsense';
+
+/** The opt-in profiles whose rules a default setup never runs, and what they would find (the server's
+ * `rules/configs/config_security.py` TS941, `rules/tools/mcp_profiles.py`). Named in the ready tooltip while they
+ * are off, so a user with `npx -y` in an MCP configuration learns which profile checks it. */
+export const OPT_IN_PROFILES = [
+  {
+    profile: 'mcp-security',
+    checks: 'packages run unpinned in MCP configurations (TS941: `npx -y pkg`, `pkg@latest`, `uvx pkg`) and the security review of MCP tools',
+  },
+  {
+    profile: 'mcp-quality',
+    checks: 'the quality review of MCP tools (descriptions, parameter descriptions, naming, annotations)',
+  },
+] as const;
 
 const ORIGIN = {
   bundled: 'bundled server',
@@ -62,6 +78,13 @@ export function presentStatus(status: ServerStatus): StatusPresentation {
       }
       if (status.crashes) {
         lines.push(`The server was restarted after ${plural(status.crashes, 'crash', 'crashes')} in the last 3 minutes.`);
+      }
+      const off = OPT_IN_PROFILES.filter((p) => status.profiles !== undefined && !status.profiles.includes(p.profile));
+      if (off.length > 0) {
+        lines.push(
+          'Not checked by default (opt-in profiles, add to `toolsense.profiles` or `profiles` in toolsense.toml):\n' +
+            off.map((p) => `- **${p.profile}**: ${p.checks}`).join('\n'),
+        );
       }
       return {
         text: `$(check) ${NAME}`,

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { CLIENT_ONLY_SETTING_KEYS, RESTRICTED_SETTING_KEYS, SERVER_SETTING_KEYS } from '../src/settings';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
-const properties: Record<string, { description?: string; markdownDescription?: string; type?: unknown }> =
+const properties: Record<string, { title?: string; description?: string; markdownDescription?: string; type?: unknown }> =
   pkg.contributes.configuration.properties;
 
 describe('package.json', () => {
@@ -17,9 +17,28 @@ describe('package.json', () => {
 
   it('describes and types every setting', () => {
     for (const [key, schema] of Object.entries(properties)) {
-      assert.ok(schema.description || schema.markdownDescription, `${key} has no description`);
+      assert.ok(schema.markdownDescription, `${key} has no markdownDescription`);
       assert.ok(schema.type, `${key} has no type`);
     }
+  });
+
+  it('titles every setting, so the settings editor never shows its snake_case key', () => {
+    // VS Code's settings editor shows a setting's `title` when it has one, else words made from its key
+    // (microsoft/vscode src/vs/workbench/contrib/preferences/browser/settingsTreeModels.ts, initLabels and
+    // settingKeyToDisplayFormat, read 2026-12-07): `files.tool_definitions` would read "Files: Tool_definitions".
+    const titles = Object.entries(properties).map(([key, schema]) => [key, schema.title ?? ''] as const);
+    for (const [key, title] of titles) {
+      assert.match(title, /^[A-Z][A-Za-z ()]+$/, `${key}: title ${JSON.stringify(title)}`);
+    }
+    assert.equal(new Set(titles.map(([, title]) => title)).size, titles.length, 'titles are unique');
+  });
+
+  it('names MCP configurations, server.json and the security rules in its description', () => {
+    for (const words of ['MCP client configurations', "server.json", 'security rules']) {
+      assert.ok(pkg.description.includes(words), words);
+    }
+    assert.ok(fs.existsSync(path.join(__dirname, '..', '..', pkg.icon)), 'the icon exists');
+    assert.match(fs.readFileSync(path.join(__dirname, '..', '..', '.vscodeignore'), 'utf8'), new RegExp(`^!${pkg.icon}$`, 'm'));
   });
 
   it('restricts the code-running settings in untrusted workspaces', () => {

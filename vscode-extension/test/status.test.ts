@@ -45,4 +45,17 @@ describe('status item', () => {
   it('escapes markdown in messages', () => {
     assert.match(presentStatus({ state: 'error', message: 'a*b' }).tooltip, /a\\\*b/);
   });
+
+  it('names the opt-in profile that would check unpinned packages (TS941) while it is off', () => {
+    const plain = presentStatus({ state: 'ready', version: '0.1.0', profiles: [] }).tooltip;
+    assert.match(plain, /\*\*mcp-security\*\*: packages run unpinned in MCP configurations \(TS941: `npx -y pkg`/);
+    assert.match(plain, /add to `toolsense\.profiles`/);
+    assert.match(plain, /\*\*mcp-quality\*\*/);
+    const secured = presentStatus({ state: 'ready', version: '0.1.0', profiles: ['openai', 'mcp-security'] }).tooltip;
+    assert.doesNotMatch(secured, /mcp-security/);
+    assert.match(secured, /\*\*mcp-quality\*\*/);
+    const both = presentStatus({ state: 'ready', profiles: ['mcp-security', 'mcp-quality'] }).tooltip;
+    assert.doesNotMatch(both, /Not checked by default/);
+    assert.doesNotMatch(presentStatus({ state: 'ready' }).tooltip, /Not checked by default/);
+  });
 });

@@ -396,7 +396,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.mcp_server or args.mcp_url:
         from ..mcp_live.run import run_cli
 
-        live = run_cli(args, settings, err)
+        live = run_cli(args, settings, CATALOG, err)
         if live is None:
             return EXIT_USAGE
         paths += live.paths

@@ -1,7 +1,7 @@
 """`toolsense diff`'s reports: text grouped by class, JSON, and Markdown for a pull request's summary.
 
 Every text from a tool file (names, descriptions, the word diff of a changed text) is escaped on the way out:
-invisible characters as `<U+XXXX>` (`visible_text`), and, in Markdown, every punctuation character that could
+invisible characters as `<U+XXXX>` (`textsafety`), and, in Markdown, every punctuation character that could
 start a link, an image, HTML or a table cell, so a tool's description cannot write into the job summary.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 from ..document.jsontree import Pointer
 from ..domain.changes import CLASS_ORDER, Bump, Change, ChangeClass, summary_label
 from ..mcp_live.text_diff import word_diff
-from ..visible_text import escape
+from ..textsafety import escape
 from .finding_keys import pointer_text
 
 _TOOL_KINDS = {"tool-removed", "tool-added", "tool-renamed"}

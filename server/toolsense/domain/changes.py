@@ -40,7 +40,7 @@ class Change:
     tool: str
     """The tool's name (its old name for a rename)."""
     message: str
-    """One line, position-free, every quoted text escaped (`visible_text`)."""
+    """One line, position-free, every quoted text escaped (`textsafety`)."""
     old: Pointer | None
     new: Pointer | None
     was: JsonValue = None

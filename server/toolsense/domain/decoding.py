@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Callable
 from urllib.parse import unquote
 
-from ..invisible import INVISIBLE, tag_spelling
+from ..textsafety import INVISIBLE, tag_spelling
 from .hidden_text import CONFUSABLE_LETTERS
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{20,}={0,2}")

@@ -1,5 +1,5 @@
 """Confusable tool names: a name that mixes scripts (Latin with Cyrillic or Greek letters that look like Latin
-ones), or uses fullwidth forms, reads as one name and is another. (Invisible characters: `toolsense.invisible`.)
+ones), or uses fullwidth forms, reads as one name and is another. (Invisible characters: `textsafety.invisible`.)
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from typing import Literal
 from ..document.jsontree import Pointer
 from ..engine.equality import json_equal, value_key
 from ..jsonvalue import JsonValue, short_repr
-from ..visible_text import escape
+from ..textsafety import escape
 from .changes import Change, ChangeClass
 from .schema_reading import (
     EXACT,

@@ -10,7 +10,7 @@ from ..document.jsontree import Pointer
 from ..engine.equality import json_equal, value_key
 from ..jsonvalue import JsonValue, short_repr
 from ..models.dialects import Dialect
-from ..visible_text import escape
+from ..textsafety import escape
 from .changes import Change, ChangeClass
 from .schema_diff import SchemaDiff
 from .surface import ToolSurface

@@ -1,19 +1,17 @@
 """Validation against a pydantic model, every error at once, each on its exact place.
 
 One mapping from pydantic's `loc` to pointers and one wording (path, message, received type and value), shared by
-every rule family that validates against a pydantic model or a JSON Schema. Also the model's JSON Schema (with
-enum member names) and the placeholder text and snippets that completion and quick fixes insert.
+every rule family that validates against a pydantic model or a JSON Schema. Also the placeholder text and snippets
+that completion and quick fixes insert (the model's JSON Schema with enum member names is `models.model_schema`'s).
 """
 
 from __future__ import annotations
 
 import difflib
-import functools
 import json
 import re
 from collections.abc import Iterable, Iterator
-from enum import Enum
-from typing import Any, get_args
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -23,6 +21,7 @@ from ..engine.schemas import closest, enum_values, json_types, properties_of, su
 from ..jsonvalue import JsonValue, json_type_name, short_repr
 from ..models.base import ENUM_SCHEMAS
 from ..models.errors import ValidationIssue, coercion_for, validation_issues
+from ..models.model_schema import model_schema as model_schema  # where features and rules find it
 from .tool import value_at
 
 # The codes of the structure rules (declared with their wording in `rules.structure`).
@@ -298,42 +297,6 @@ def _enum_member_value(pointer: tuple[str | int, ...], received: str, schema: di
         if member is not None:
             return member.value
     return None
-
-
-@functools.lru_cache(maxsize=256)
-def model_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON Schema by alias, with enum member names beside their values (read-only: shared)."""
-    schema = model.model_json_schema(by_alias=True)
-    _add_enum_names(model, schema)
-    return schema
-
-
-def _add_enum_names(model: type[BaseModel], schema: dict[str, Any]) -> None:
-    """Record Python member names beside enum values, so `"EQUALS"` can be fixed to `"="`."""
-    defs = schema.get("$defs", {})
-    seen: set[type[Enum]] = set()
-    visited: set[type[BaseModel]] = set()
-    stack: list[type[BaseModel]] = [model]
-    while stack:
-        current = stack.pop()
-        if current in visited:
-            continue
-        visited.add(current)
-        for field in current.model_fields.values():
-            for annotation in _flatten(field.annotation):
-                if isinstance(annotation, type) and issubclass(annotation, Enum) and annotation not in seen:
-                    seen.add(annotation)
-                    target = defs.get(annotation.__name__)
-                    if isinstance(target, dict):
-                        target["x-enum-names"] = [m.name for m in annotation]
-                elif isinstance(annotation, type) and issubclass(annotation, BaseModel):
-                    stack.append(annotation)
-
-
-def _flatten(annotation: Any) -> Iterator[Any]:
-    yield annotation
-    for arg in get_args(annotation):
-        yield from _flatten(arg)
 
 
 def model_findings(model: type[BaseModel], value: JsonValue, subject: str, text: bytes | None = None) -> list[Finding]:

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TypeVar
 
 from .findings import Finding, Severity
-
-if TYPE_CHECKING:
-    from .context import CheckContext
-    from .units import Unit
+from .unit_kinds import UNIT_KINDS
+from .unit_kinds import UnitKind as UnitKind
 
 RULE_PAGES = "https://github.com/toolsense/toolsense/blob/main/docs/rules/"
 """Where each rule's page is published: SARIF `helpUri`, the editor's link on a diagnostic's code, `toolsense rules`."""
 
-UnitKind = Literal["tool", "automation", "tool_call", "mcp_config"]
-UnitCheck = Callable[["Unit", "CheckContext"], Iterable[Finding]]
-FileCheck = Callable[[list["Unit"], "CheckContext"], Iterable[Finding]]
+UnitCheck = Callable[..., Iterable[Finding]]
+"""`(unit: Unit, ctx: CheckContext) -> findings`; run by `unit_rules.run_unit_checks`. Named loosely here: the
+context carries the catalog, so the catalog cannot name the context's type without an import circle."""
+FileCheck = Callable[..., Iterable[Finding]]
+"""`(units: list[Unit], ctx: CheckContext) -> findings`; run by the checker once per file (or exchange)."""
+Check = TypeVar("Check", bound=Callable[..., Iterable[Finding]])
 
 
 @dataclass(frozen=True)
@@ -52,9 +53,8 @@ def rule_page(code: str) -> str:
 class Catalog:
     def __init__(self) -> None:
         self.rules: dict[str, Rule] = {}
-        kinds = ("tool", "automation", "tool_call", "mcp_config")
-        self.unit_checks: dict[str, list[UnitCheck]] = {kind: [] for kind in kinds}
-        self.file_checks: dict[str, list[FileCheck]] = {kind: [] for kind in kinds}
+        self.unit_checks: dict[str, list[UnitCheck]] = {kind: [] for kind in UNIT_KINDS}
+        self.file_checks: dict[str, list[FileCheck]] = {kind: [] for kind in UNIT_KINDS}
         self.security_families: set[str] = set()
         """The families of the security rules, which a file cannot suppress in itself (`security_codes`)."""
 
@@ -78,16 +78,18 @@ class Catalog:
     def security_codes(self) -> frozenset[str]:
         return frozenset(code for code, rule in self.rules.items() if rule.family in self.security_families)
 
-    def unit_check(self, *kinds: UnitKind) -> Callable[[UnitCheck], UnitCheck]:
-        def register(function: UnitCheck) -> UnitCheck:
+    def unit_check(self, *kinds: UnitKind) -> Callable[[Check], Check]:
+        """Register a unit check; the function keeps its own signature (mypy checks it where it is written)."""
+
+        def register(function: Check) -> Check:
             for kind in kinds:
                 self.unit_checks[kind].append(function)
             return function
 
         return register
 
-    def file_check(self, *kinds: UnitKind) -> Callable[[FileCheck], FileCheck]:
-        def register(function: FileCheck) -> FileCheck:
+    def file_check(self, *kinds: UnitKind) -> Callable[[Check], Check]:
+        def register(function: Check) -> Check:
             for kind in kinds:
                 self.file_checks[kind].append(function)
             return function

@@ -11,7 +11,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from tree_sitter import Node
 
@@ -19,12 +19,14 @@ from ..document.document import ByteEdit, Document
 from ..document.embedded import EmbeddedNode
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Range
-from ..visible_text import SafeMessage
 from . import regexes
 from .catalog import UnitKind
 from .context import CheckContext, Fingerprint
+from .diagnostic import SOURCE as SOURCE
+from .diagnostic import Diagnostic as Diagnostic
+from .diagnostic import RelatedLocation as RelatedLocation
 from .filefacts import NO_FACTS, FileFacts, file_facts
-from .findings import MAX_RELATED, Finding, Related, Severity, Subject, Target
+from .findings import MAX_RELATED, Finding, Related, Severity, Target
 from .placement import place_bytes, syntax_errors
 from .records import exchanges
 from .suppression import Suppressions, suppressed, uri_path
@@ -34,8 +36,6 @@ from .unit_rules import run_unit_checks
 from .units import Split, Unit, UnitSpan, forced_dialect, read_unit, split, with_dialects
 
 log = logging.getLogger(__name__)
-
-SOURCE = "toolsense"
 
 RelatedResolver = Callable[[str, Pointer, str], Range | None]
 
@@ -48,35 +48,6 @@ class SharedFindings(Protocol):
 
     def findings(self, position: int) -> list[Finding] | None:
         """Its findings for the unit at this position, if they are there (None: check it here)."""
-
-
-@dataclass(frozen=True)
-class RelatedLocation(SafeMessage):
-    uri: str
-    range: Range
-    message: str
-
-
-@dataclass(frozen=True)
-class Diagnostic(SafeMessage):
-    range: Range
-    severity: Severity
-    code: str
-    message: str
-    finding: Finding | None = None
-    related: tuple[RelatedLocation, ...] = ()
-    source: str = SOURCE
-    subject: Subject | None = None
-
-    def to_json(self, path: str) -> dict[str, Any]:
-        return {
-            "path": path,
-            "range": self.range.to_json(),
-            "severity": self.severity.label,
-            "code": self.code,
-            "message": self.message,
-            "source": self.source,
-        }
 
 
 @dataclass

@@ -24,7 +24,6 @@ from tree_sitter import Node
 
 from ..document.jsontree import Pointer, pair_key, pairs, value_children
 from ..models.dialects import Dialect
-from .catalog import UnitKind
 from .detect import (
     DECLARATIONS,
     LIST_RESULT_KEYS,
@@ -37,6 +36,7 @@ from .detect import (
     skeleton,
 )
 from .ownership import map_claimed, members_claimed, provider_echo
+from .unit_kinds import UnitKind
 
 Origin = Literal["file", "request", "tools_list", "app", "map", "conversation", "forced", "response"]
 """Where a unit sits: a tool file, an API request body (sent as-is), an MCP `tools/list` result (sent as-is), an

@@ -12,8 +12,8 @@ from tree_sitter import Node
 
 from ..document.jsontree import Pointer, pair_key, pairs, string_value
 from ..models.dialects import GEMINI_TYPES, SERVER_TOOL_TYPE, Dialect
-from .catalog import UnitKind
 from .ownership import foreign_tool, tool_verdict
+from .unit_kinds import UnitKind
 
 AUTOMATION_KEYS = frozenset({"trigger_type", "trigger_config"})
 FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})

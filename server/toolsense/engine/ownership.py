@@ -71,7 +71,7 @@ from urllib.parse import unquote, urlparse
 
 from ..models.dialects import Dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS
-from .catalog import UnitKind
+from .unit_kinds import UnitKind
 from .config_dialects import MCP_ONLY_FILE_NAMES, SERVER_JSON
 from .regexes import glob_any
 

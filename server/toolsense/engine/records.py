@@ -27,11 +27,11 @@ from tree_sitter import Node
 
 from ..document.embedded import MAX_EMBEDDED_BYTES, embedded_document
 from ..document.jsontree import Pointer, document_values, string_value, value_children
-from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimed, Claimer, Origin, message_calls
 from .detect import REQUEST_KEYS, detect, member_node, skeleton
 from .ownership import members_claimed
 from .streams import is_chunk, streamed_calls
+from .unit_kinds import UnitKind
 
 RESPONSE: Origin = "response"
 _SAMPLE = 16

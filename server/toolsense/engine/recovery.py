@@ -9,10 +9,10 @@ from typing import Any, Literal
 from tree_sitter import Node
 
 from ..document.jsontree import VALUE_TYPES, Pointer, pair_key, string_value, value_children
-from .catalog import UnitKind
 from .claim import Claimer, UnitSpan
 from .detect import detect
 from .ownership import broken_file_kind
+from .unit_kinds import UnitKind
 
 Shape = Literal["object", "array", "wrapper", "lines", "none"]
 

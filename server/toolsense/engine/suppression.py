@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 
     from ..document.document import Document
     from ..document.jsontree import Pointer
-    from .checker import Diagnostic
     from .context import CheckContext
+    from .diagnostic import Diagnostic
     from .units import Split, Unit
 
 IGNORE_MARK = "toolsense-ignore"

@@ -32,7 +32,6 @@ from ..models.dialects import Dialect, as_dialect
 from ..models.mcp_clients import FILE_NAMES, SERVER_KEYS
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS, Settings
 from . import records, regexes
-from .catalog import UnitKind
 from .claim import NOT_OURS, Claim, Claimer, Origin, UnitSpan, conversation
 from .config_dialects import config_reader
 from .config_dialects import mcp_config_dialect as mcp_config_dialect  # where every caller finds it
@@ -41,6 +40,7 @@ from .lenient import lenient_json
 from .ownership import broken_file_owner, broken_note, name_says, uri_path
 from .placement import syntax_errors
 from .recovery import Shape, recover
+from .unit_kinds import UnitKind
 
 __all__ = ["UnitSpan"]
 

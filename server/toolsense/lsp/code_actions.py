@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +35,8 @@ from ..fixes import (
 )
 from ..textsafety import escape_controls
 from .convert import span_range, to_lsp_diagnostic
+from .edit_support import EditSupport as EditSupport
+from .edit_support import edit_support as edit_support
 
 if TYPE_CHECKING:
     from .server import ToolsenseServer
@@ -47,38 +48,6 @@ FIX_ALL = "source.fixAll.toolsense"
 CLOSE_OBJECTS = "source.toolsense.closeObjects"
 KINDS = [types.CodeActionKind.QuickFix, FIX_ALL, CLOSE_OBJECTS]
 FIX_ALL_TITLE = "Fix all safe toolsense problems"
-
-
-@dataclass(frozen=True)
-class EditSupport:
-    """How the client wants workspace edits (read from its capabilities at each request)."""
-
-    document_changes: bool = False
-    snippets: bool = False
-    preferred: bool = True
-    resolve_edit: bool = False
-    data: bool = False
-    literals: bool = True
-
-
-def edit_support(capabilities: types.ClientCapabilities | None) -> EditSupport:
-    if capabilities is None:
-        return EditSupport()
-    workspace_edit = capabilities.workspace.workspace_edit if capabilities.workspace is not None else None
-    document_changes = bool(workspace_edit is not None and workspace_edit.document_changes)
-    snippets = bool(document_changes and workspace_edit is not None and workspace_edit.snippet_edit_support)
-    action = capabilities.text_document.code_action if capabilities.text_document is not None else None
-    if action is None:
-        return EditSupport(document_changes, snippets)
-    resolve = action.resolve_support
-    return EditSupport(
-        document_changes=document_changes,
-        snippets=snippets,
-        preferred=bool(action.is_preferred_support),
-        resolve_edit=bool(resolve is not None and "edit" in resolve.properties and action.data_support),
-        data=bool(action.data_support),
-        literals=action.code_action_literal_support is not None,
-    )
 
 
 def wanted(only: Sequence[str] | None, kind: str) -> bool:

@@ -217,7 +217,7 @@ async def _run(
     settings = server.settings
     try:
         outcome = await asyncio.to_thread(
-            check_server, target, snapshots, settings, timeout=TIME_LIMIT_S, update=False, compare=True
+            check_server, target, snapshots, settings, catalog=CATALOG, timeout=TIME_LIMIT_S, update=False, compare=True
         )
     except SnapshotError as error:
         message = f"Cannot check '{name}': {error}"

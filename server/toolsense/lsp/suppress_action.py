@@ -37,7 +37,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 if TYPE_CHECKING:
     from ..document.document import Document
     from ..engine.checker import Diagnostic
-    from .code_actions import EditSupport
+    from .edit_support import EditSupport
 
 _CODES_AT_END = re.compile(r"toolsense-ignore(?:[\s,]+TS\d{3}\b)+")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")

@@ -25,6 +25,9 @@ from typing import Any
 from .http import bounded_http_transport
 from .options import DEFAULT_TIMEOUT_S
 from .stdio import MessageTooLarge, StderrTail, stdio_transport
+from .targets import HttpTarget as HttpTarget
+from .targets import StdioTarget as StdioTarget
+from .targets import Target as Target
 
 MAX_PAGES = 1000
 MAX_TOOLS = 10_000
@@ -38,33 +41,6 @@ class SdkMissing(RuntimeError):
         super().__init__(
             "checking live MCP servers needs the MCP Python SDK: pip install 'toolsense[mcp]' (or: pip install mcp)"
         )
-
-
-@dataclass(frozen=True)
-class StdioTarget:
-    command: str
-    args: tuple[str, ...] = ()
-    env: dict[str, str] = field(default_factory=dict)
-    cwd: str | None = None
-    hidden: tuple[str, ...] = ()
-    """Values filled in from the environment (`${env:NAME}`): secrets, like `env`'s."""
-
-    def label(self) -> str:
-        return " ".join((self.command, *self.args))
-
-
-@dataclass(frozen=True)
-class HttpTarget:
-    url: str
-    headers: dict[str, str] = field(default_factory=dict)
-    hidden: tuple[str, ...] = ()
-    """Values filled in from the environment (`${env:NAME}`, in the URL or a header): secrets."""
-
-    def label(self) -> str:
-        return _strip_userinfo(self.url)
-
-
-Target = StdioTarget | HttpTarget
 
 
 @dataclass(frozen=True)
@@ -107,10 +83,6 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     for secret in secrets:
         text = text.replace(secret, "***")
     return text
-
-
-def _strip_userinfo(url: str) -> str:
-    return re.sub(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@", r"\1", url)
 
 
 def list_tools(

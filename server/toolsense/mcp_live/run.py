@@ -14,12 +14,12 @@ from typing import Any
 from ..document.document import Document
 from ..document.jsontree import LocateCache, Pointer
 from ..document.lines import Position, Range
+from ..engine.catalog import Catalog
 from ..engine.checker import Diagnostic, resolve_severity
 from ..engine.context import CheckContext, ToolRegistry
 from ..engine.findings import Finding
 from ..engine.placement import place_bytes
 from ..engine.units import root_value
-from ..rules import CATALOG
 from ..safe_write import folder_below, real_folder, real_folder_exists, regular_file_exists, write_file_atomically
 from ..settings import Settings
 from ..textsafety import escape_controls
@@ -84,16 +84,25 @@ def check_server(
     folder: SnapshotFolder,
     settings: Settings,
     *,
+    catalog: Catalog,
     timeout: float = DEFAULT_TIMEOUT_S,
     update: bool = False,
     compare: bool = True,
 ) -> LiveOutcome:
-    """List the server; write its snapshot (or, when one is committed and `compare`, compare with it)."""
-    return check_listing(list_tools(target, timeout=timeout), folder, settings, update=update, compare=compare)
+    """List the server; write its snapshot (or, when one is committed and `compare`, compare with it). `catalog`:
+    the rules' catalog (`rules.CATALOG`), handed down by the front door, as every check gets it."""
+    listing = list_tools(target, timeout=timeout)
+    return check_listing(listing, folder, settings, catalog=catalog, update=update, compare=compare)
 
 
 def check_listing(
-    listing: Listing, folder: SnapshotFolder, settings: Settings, *, update: bool = False, compare: bool = True
+    listing: Listing,
+    folder: SnapshotFolder,
+    settings: Settings,
+    *,
+    catalog: Catalog,
+    update: bool = False,
+    compare: bool = True,
 ) -> LiveOutcome:
     """Write the listing's snapshot (or compare it with the committed one) and say what belongs to it. Only a
     regular file inside the snapshot folder is read or written, never through a link; SnapshotError when the
@@ -101,7 +110,7 @@ def check_listing(
     not a snapshot)."""
     outcome = LiveOutcome(listing)
     path = folder.path / server_file_name(listing)
-    context = CheckContext(settings, ToolRegistry(), path.resolve().as_uri(), True, catalog=CATALOG)
+    context = CheckContext(settings, ToolRegistry(), path.resolve().as_uri(), True, catalog=catalog)
     problems: list[LiveProblem] = [listing.problem] if listing.problem is not None else []
     notes = list(listing.notes)
     if listing.problem is None and len(listing.tools) > MANY_TOOLS:
@@ -239,7 +248,7 @@ class CliLive:
             results[key] = merged
 
 
-def run_cli(args: Any, settings: Settings, err: Any) -> CliLive | None:
+def run_cli(args: Any, settings: Settings, catalog: Catalog, err: Any) -> CliLive | None:
     """`check --mcp-server/--mcp-url`: None (after a message) on a usage problem."""
     from .client import SdkMissing
 
@@ -266,6 +275,7 @@ def run_cli(args: Any, settings: Settings, err: Any) -> CliLive | None:
                 target,
                 folder,
                 settings,
+                catalog=catalog,
                 timeout=args.mcp_timeout,
                 update=args.update_snapshot,
                 compare=args.snapshot is not None,

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from .lifeline import Lifeline
 
 if TYPE_CHECKING:
-    from .client import StdioTarget
+    from .targets import StdioTarget
 
 MAX_MESSAGE_BYTES = 32 << 20
 """One JSON-RPC message from a server, at most (a page of 10,000 tools of 3 KB each)."""

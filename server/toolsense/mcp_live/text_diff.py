@@ -16,8 +16,7 @@ from ..document.jsontree import Pointer
 from ..domain.injection import judge
 from ..domain.texts import string_values
 from ..engine.findings import Finding
-from ..invisible import hidden_runs
-from ..visible_text import escape
+from ..textsafety import escape, hidden_runs
 
 CONTEXT_WORDS = 4
 MAX_CHANGE = 160

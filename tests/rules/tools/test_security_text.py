@@ -12,7 +12,7 @@ from tests.support.automations import apply_fix
 from tests.support.checking import check, only, registry_of
 
 from toolsense.settings import Settings
-from toolsense.visible_text import message_is_safe
+from toolsense.textsafety import message_is_safe
 
 SECURITY = ("TS290", "TS291", "TS292", "TS293")
 

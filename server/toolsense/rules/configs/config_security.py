@@ -25,7 +25,7 @@ from ...engine.context import CheckContext
 from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
 from ...mcp_live.config import EntryView, Pointer, dialect_of, entry_view, server_entries
-from ...visible_text import visible
+from ...textsafety import visible
 from ..catalog import CATALOG
 
 FAMILY = CATALOG.security_family("MCP configuration files: security")

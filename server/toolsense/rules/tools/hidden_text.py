@@ -4,7 +4,7 @@ Every string and every key of a tool is text a model may read (names, titles, de
 values, defaults, examples), so all are read. What legitimate text needs (RGI emoji sequences, joiners inside
 Persian or Indic words, word separators in Thai or Khmer, bidi marks in Hebrew or Arabic, soft hyphens, one
 variation selector after an emoji) is left alone:
-`toolsense.invisible` says which. Messages show the characters escaped and what tag characters (or variation
+`textsafety.invisible` says which. Messages show the characters escaped and what tag characters (or variation
 selectors, one byte each) spell.
 """
 
@@ -20,8 +20,7 @@ from ...domain.tool import tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Fix, RenameKey, ReplaceValue, Severity
 from ...engine.units import Unit
-from ...invisible import HiddenRun, hidden_runs, spelling, without_hidden
-from ...visible_text import visible
+from ...textsafety import HiddenRun, hidden_runs, spelling, visible, without_hidden
 from ..catalog import CATALOG
 
 FAMILY = CATALOG.security_family("Tool definitions: hidden and deceptive text")

@@ -25,7 +25,7 @@ from ...engine.findings import Finding, Severity
 from ...engine.units import Unit
 from ...jsonvalue import JsonObject, JsonValue, short_repr
 from ...models.definitions import NAME_KEY
-from ...visible_text import visible
+from ...textsafety import visible
 from ..catalog import CATALOG
 
 QUALITY = "mcp-quality"

@@ -20,7 +20,7 @@ from ...domain.tool import tool_view
 from ...engine.context import CheckContext
 from ...engine.findings import Finding, Related, Severity
 from ...engine.units import Unit
-from ...visible_text import visible
+from ...textsafety import visible
 from ..catalog import CATALOG
 from .hidden_text import FAMILY, dotted, strings
 

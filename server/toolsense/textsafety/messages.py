@@ -1,10 +1,11 @@
-"""File text quoted in a message, made visible: no invisible or control character ever reaches a message.
+"""The **messages** policy: file text quoted in a diagnostic's message keeps legitimate emoji sequences, and no
+other invisible or control character ever reaches a message.
 
 A tool's text is written by someone else. Quoted raw, Unicode tag characters (U+E0000–U+E007F) would carry a
 hidden instruction into the terminal, JSON, SARIF and pull-request annotations; zero-width and bidi characters
 would hide or reorder what a reviewer reads; a newline would start a line (or a GitHub workflow command) of its
 own. Here each such character is written `<U+XXXX>`, and a run of tag characters also says what it spells. What
-legitimate text needs (❤️, 👩‍💻, flags: `toolsense.invisible`) stays as it is.
+legitimate text needs (❤️, 👩‍💻, flags: `textsafety.invisible`) stays as it is.
 
 Every `Diagnostic` and related location passes its message through `safe_message` (`SafeMessage`), so no rule can
 echo an invisible payload. (The CLI's output formats may escape once more on the way out.)

@@ -1,4 +1,5 @@
-"""Text from files shown safely: every output format and every diagnostic message goes through `escape_controls`.
+"""The **output** policy: everything is escaped. Every output format and every diagnostic message the CLI prints
+goes through `escape_controls`, which shows each control, invisible or bidi character, legitimate or not.
 
 A tool name, a key, a path or a server's stderr is written by someone else. Printed raw, a newline in it starts
 a line of its own (`::error …` is a GitHub Actions workflow command, `::stop-commands::` turns the annotations

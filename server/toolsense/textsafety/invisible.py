@@ -31,7 +31,7 @@ INVISIBLE_CHARS = (
     "\U000e0000-\U000e0fff"
 )
 """The default-ignorable code points (the bidi controls among them), as the body of a regex character class:
-the one list the rules (TS290), the message escaping (`visible_text`) and the output escaping (`textsafety`) use."""
+the one list the rules (TS290), the message policy (`messages`) and the output policy (`output`) use."""
 CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
 """C0 and C1 controls, DEL, the line and paragraph separators and lone surrogates, likewise as a class body."""
 INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]+")
