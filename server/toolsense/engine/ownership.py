@@ -71,9 +71,9 @@ from urllib.parse import unquote, urlparse
 
 from ..models.dialects import Dialect
 from ..settings import DEFAULT_AUTOMATION_GLOBS, DEFAULT_TOOL_CALL_GLOBS, DEFAULT_TOOL_GLOBS
-from .unit_kinds import UnitKind
 from .config_dialects import MCP_ONLY_FILE_NAMES, SERVER_JSON
 from .regexes import glob_any
+from .unit_kinds import UnitKind
 
 SCHEMA_KEYS: dict[Dialect, tuple[str, ...]] = {
     Dialect.OPENAI_FLAT: ("parameters",),
