@@ -27,6 +27,10 @@ threading.Thread(target=_orphan_watch, daemon=True).start()
 out = os.fdopen(os.dup(1), "w")
 os.dup2(2, 1)  # what the module writes, print() or straight to fd 1, must not mix with the marks
 sys.stdout = sys.stderr
+try:  # before the clock starts: nearly every model module imports pydantic, which toolsense has loaded already
+    import pydantic
+except ImportError:
+    pass
 for module in json.loads(sys.stdin.readline()):
     out.write(mark + json.dumps({{"start": module}}) + "\\n"); out.flush()
     try:

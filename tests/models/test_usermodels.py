@@ -123,3 +123,15 @@ def test_the_cli_loader_prints_problems_with_the_settings_place(tmp_path: Path) 
     assert load_models_for_cli(Settings(models={"x": "a:B"}, trusted=False), tmp_path, untrusted) is None
     assert "not imported" in untrusted.getvalue()
     assert load_models_for_cli(Settings(), tmp_path, io.StringIO()) is None
+
+
+def test_the_probe_loads_pydantic_before_it_times_the_module(tmp_path: Path) -> None:
+    # The module's own import is timed, not pydantic's (which nearly every model module imports and toolsense has
+    # loaded already): on a loaded machine pydantic alone can take longer than the timeout.
+    from toolsense.modelprobe import probe_modules
+
+    (tmp_path / "needs_pydantic_loaded.py").write_text(
+        "import sys\nif 'pydantic' not in sys.modules:\n    raise RuntimeError('timed with pydantic')\n",
+        encoding="utf-8",
+    )
+    assert probe_modules(["needs_pydantic_loaded"], [str(tmp_path)], timeout=30) == {"needs_pydantic_loaded": None}

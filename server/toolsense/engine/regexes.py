@@ -39,6 +39,10 @@ from .ecma_regex import BACKTRACKING, RE2, Invalid, Unsupported, translate
 DEFAULT_BUDGET_MS = 200
 
 
+_SPENT_S = 1e-6
+"""Left below a microsecond is spent (five charges of 20 ms leave 1e-17 of 100 ms, not nothing, in floats)."""
+
+
 class RegexClock:
     """The time the backtracking engine may still spend on the matches that share this budget (a unit's, within
     its file's: `parent`). Charged with the time each match took; spent, it lets no further match run."""
@@ -67,7 +71,7 @@ class RegexClock:
         """The clock (this one or an enclosing one) whose budget is spent; None while time is left."""
         if self.parent is not None and (outer := self.parent.spent_by()) is not None:
             return outer
-        return self if self._left <= 0 else None
+        return self if self._left <= _SPENT_S else None
 
     def timed_out(self, pattern: str, text: str) -> bool:
         return (pattern, text) in self._timed_out or (self.parent is not None and self.parent.timed_out(pattern, text))
@@ -197,7 +201,9 @@ def search(pattern: str, text: str, budget_ms: int = DEFAULT_BUDGET_MS) -> bool 
         return None
     finally:
         if clock is not None:
-            clock.charge(time.monotonic() - started)
+            # At most what the match was granted: past its timeout the time is the machine's load, not the
+            # pattern's, and a loaded machine must not change which patterns a file gets matched.
+            clock.charge(min(time.monotonic() - started, timeout))
 
 
 # --- file globs ------------------------------------------------------------------------------------------

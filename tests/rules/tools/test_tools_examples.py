@@ -232,6 +232,20 @@ def test_a_files_tools_share_one_time_budget_said_once() -> None:
     assert codes(diags) == ["TS236"] * 5
 
 
+@pytest.mark.timeout(60)
+def test_a_loaded_machine_does_not_change_which_patterns_the_budget_allows(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every match seems to take 70 ms longer than it did (a descheduled process): a timed-out match is charged
+    # what it was granted, so the same five tools are matched and the same budgets are said spent.
+    import itertools
+
+    from toolsense.engine import regexes
+
+    ticks = itertools.count()
+    real = regexes.time.monotonic
+    monkeypatch.setattr(regexes.time, "monotonic", lambda: real() + 0.07 * next(ticks))
+    test_a_files_tools_share_one_time_budget_said_once()
+
+
 def test_examples_of_a_valid_tool_and_tools_without_examples_are_quiet() -> None:
     text = tool(SLO_SCHEMA, input_examples=[{"name": "A", "sli": {"alias": "ok"}, "target_percentage": 99.5}])
     assert check(text) == []
