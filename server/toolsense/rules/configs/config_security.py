@@ -176,10 +176,12 @@ def remote_server_findings(
     view: EntryView,
     tokens: tuple[tuple[str, Any, Pointer], ...] = (),
     hint: str = REQUEST_HINT,
+    https_only: str | None = None,
 ) -> Iterator[Finding]:
     """TS940 and TS943 for a remote MCP server named outside a client's configuration: a provider's hosted `mcp`
     tool, an entry of Anthropic's `mcp_servers`. `view` holds its URL and headers; `tokens` the members that hold a
-    credential by definition (`authorization`, `authorization_token`: name, value, where)."""
+    credential by definition (`authorization`, `authorization_token`: name, value, where). `https_only` names who
+    refuses plain http (TS943 is then an error that says so, not a risk)."""
     yield from _secrets(pointer, view, hint)
     for key, text, at in tokens:
         if isinstance(text, str) and _literal_secret(text, True):
@@ -188,19 +190,21 @@ def remote_server_findings(
                 f"A secret is written inline in `{key}` ({_redacted(text)}): anyone who reads the file has it; {hint}",
                 (*pointer, *at),
             )
-    yield from _plain_http(name, pointer, view)
+    yield from _plain_http(name, pointer, view, https_only)
 
 
-def _plain_http(name: str, pointer: Pointer, view: EntryView) -> Iterator[Finding]:
+def _plain_http(name: str, pointer: Pointer, view: EntryView, https_only: str | None = None) -> Iterator[Finding]:
     url = view.url
     if url is not None and url.lower().startswith("http://"):
         host = _url_part(url, "hostname")
         if not _LOOPBACK.match(host):
+            advice = "use https://" if https_only is None else f"{https_only} accepts https:// only"
             yield Finding(
                 PLAIN_HTTP.code,
                 f"Server '{name}' is reached over plain http at {visible(host, 60)}: requests, answers and "
-                "any token travel readable and changeable; use https://",
+                f"any token travel readable and changeable; {advice}",
                 (*pointer, *view.url_pointer),
+                severity=None if https_only is None else Severity.ERROR,
             )
 
 

@@ -6,7 +6,6 @@ written inline, TS943 plain http: `config_security.remote_server_findings`), and
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -19,7 +18,7 @@ from ...jsonvalue import short_repr
 from ...mcp_live.config import EntryView
 from ...models.tool_features import AnthropicMcpServer
 from ..catalog import CATALOG
-from .config_security import PLAIN_HTTP, remote_server_findings
+from .config_security import remote_server_findings
 
 FAMILY = "Tool definitions: 2026 features"
 
@@ -106,9 +105,7 @@ def mcp_servers_entries(units: list[Unit], ctx: CheckContext) -> Iterator[Findin
         for finding in model_findings(AnthropicMcpServer, entry, f"mcp_servers entry '{name}'"):
             yield finding.under(pointer)
         token = (("authorization_token", entry.get("authorization_token"), ("authorization_token",)),)
-        for finding in remote_server_findings(str(name), pointer, _view(entry.get("url"), "url"), token):
-            if finding.code == PLAIN_HTTP.code:
-                # Anthropic's connector takes https:// only (ANTHROPIC_MCP_SERVER_TYPES' source): refused, not risky.
-                message = finding.message.replace("; use https://", "; Anthropic's MCP connector accepts https:// only")
-                finding = dataclasses.replace(finding, message=message, severity=Severity.ERROR)
-            yield finding
+        # Anthropic's connector takes https:// only (ANTHROPIC_MCP_SERVER_TYPES' source): refused, not risky.
+        yield from remote_server_findings(
+            str(name), pointer, _view(entry.get("url"), "url"), token, https_only="Anthropic's MCP connector"
+        )
