@@ -225,6 +225,20 @@ def tool_budget(schema: JsonValue, max_depth: int = 64, max_nodes: int = 20_000)
     return Budget(properties, depth, enum_values, chars, largest, largest_chars, optional, unions, recursive)
 
 
+def over_limits(budget: Budget, limits: ProfileLimits) -> list[tuple[str, int, int]]:
+    """(what, limit, count) for each size limit of a strict subset that the tool's schema goes over: the one
+    table the profile rule (TS263) and the compat oracle both judge by."""
+    rows = (
+        (budget.properties, limits.max_properties, "properties"),
+        (budget.depth, limits.max_depth, "levels of object nesting"),
+        (budget.enum_values, limits.max_enum_values, "enum values"),
+        (budget.total_chars, limits.max_total_chars, "characters of property names and enum values"),
+        (budget.optional_parameters, limits.max_optional_parameters, "optional parameters"),
+        (budget.union_parameters, limits.max_union_parameters, "union (anyOf / type-array) parameters"),
+    )
+    return [(what, limit, count) for count, limit, what in rows if limit is not None and count > limit]
+
+
 def _object_depth(schema: Any, limit: int) -> tuple[int, bool]:
     """Deepest nesting of object schemas, following local `$ref`s (each target measured once); and whether a
     `$ref` cycle exists."""

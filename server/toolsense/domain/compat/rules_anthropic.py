@@ -8,6 +8,7 @@ from ...settings import Settings
 from ..providers import (
     ANTHROPIC_STRICT_FORMATS,
     ANTHROPIC_STRICT_UNSUPPORTED,
+    over_limits,
     profile_limits,
     tool_budget,
 )
@@ -185,14 +186,8 @@ ANTHROPIC_STRICT_SUBSET = Rule(
 def _strict_budget(view: ToolView, target: str) -> Iterator[Hit]:
     if not _strict(view, target) or not isinstance(view.schema, dict):
         return
-    limits = profile_limits("anthropic-strict", Settings())
-    budget = tool_budget(view.schema)
-    for count, limit, what in (
-        (budget.optional_parameters, limits.max_optional_parameters, "optional parameters"),
-        (budget.union_parameters, limits.max_union_parameters, "union (anyOf / type-array) parameters"),
-    ):
-        if limit is not None and count > limit:
-            yield Hit(view.schema_pointer, {"what": what, "limit": str(limit), "count": str(count)})
+    for what, limit, count in over_limits(tool_budget(view.schema), profile_limits("anthropic-strict", Settings())):
+        yield Hit(view.schema_pointer, {"what": what, "limit": str(limit), "count": str(count)})
 
 
 ANTHROPIC_STRICT_BUDGET = Rule(

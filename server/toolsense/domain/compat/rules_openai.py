@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...settings import Settings
-from ..providers import OPENAI_STRICT_FORMATS, OPENAI_STRICT_UNSUPPORTED, profile_limits, tool_budget
+from ..providers import OPENAI_STRICT_FORMATS, OPENAI_STRICT_UNSUPPORTED, over_limits, profile_limits, tool_budget
 from ..tool import ToolView, is_object_schema, types_of, walk_schema
 from .model import Hit, Message, Rule, Source
 from .paths import python_tuple
@@ -121,16 +121,8 @@ OPENAI_STRICT_SUBSET = Rule(
 def _strict_budget(view: ToolView, target: str) -> Iterator[Hit]:
     if not _strict(view, target) or not isinstance(view.schema, dict):
         return
-    limits = profile_limits("openai-strict", Settings())
-    budget = tool_budget(view.schema)
-    for count, limit, what in (
-        (budget.properties, limits.max_properties, "properties"),
-        (budget.depth, limits.max_depth, "levels of object nesting"),
-        (budget.enum_values, limits.max_enum_values, "enum values"),
-        (budget.total_chars, limits.max_total_chars, "characters of property names and enum values"),
-    ):
-        if limit is not None and count > limit:
-            yield Hit(view.schema_pointer, {"what": what, "limit": str(limit), "count": str(count)})
+    for what, limit, count in over_limits(tool_budget(view.schema), profile_limits("openai-strict", Settings())):
+        yield Hit(view.schema_pointer, {"what": what, "limit": str(limit), "count": str(count)})
 
 
 OPENAI_STRICT_BUDGET = Rule(

@@ -29,6 +29,7 @@ from ...domain.providers import (
     Budget,
     active_profiles,
     enabled_profiles,
+    over_limits,
     profile_limits,
     tool_budget,
 )
@@ -322,23 +323,14 @@ def _limits(view: ToolView, profile: str, settings: Settings, why: str) -> Itera
     limits = profile_limits(profile, settings)
     budget = tool_budget(view.schema, settings.limits.max_schema_depth, settings.limits.max_subschemas)
     provider = PROFILES[profile].provider
-    checks = [
-        (budget.properties, limits.max_properties, "properties"),
-        (budget.depth, limits.max_depth, "levels of object nesting"),
-        (budget.enum_values, limits.max_enum_values, "enum values"),
-        (budget.total_chars, limits.max_total_chars, "characters of property names and enum values"),
-        (budget.optional_parameters, limits.max_optional_parameters, "optional parameters"),
-        (budget.union_parameters, limits.max_union_parameters, "union (anyOf / type-array) parameters"),
-    ]
-    for count, limit, what in checks:
-        if limit is not None and count > limit:
-            yield Finding(
-                LIMIT.code,
-                f"{provider} strict ({why}) allows at most {limit} {what}; this tool has {count} "
-                f"(limit as of {AS_OF}; override in profile_limits.{profile})",
-                view.schema_pointer,
-                "key",
-            )
+    for what, limit, count in over_limits(budget, limits):
+        yield Finding(
+            LIMIT.code,
+            f"{provider} strict ({why}) allows at most {limit} {what}; this tool has {count} "
+            f"(limit as of {AS_OF}; override in profile_limits.{profile})",
+            view.schema_pointer,
+            "key",
+        )
     if (
         limits.max_large_enum_chars is not None
         and budget.largest_enum > LARGE_ENUM
