@@ -87,7 +87,7 @@ def _servers(ctx: CheckContext) -> list[Any] | None:
     text = ctx.facts.mcp_servers
     if text is None:
         return None
-    value = json.loads(text)
+    value = ctx.memo.of(json.loads)(text)  # read once per check, whichever rule asks first (only read)
     return value if isinstance(value, list) else None
 
 
