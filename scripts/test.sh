@@ -17,8 +17,8 @@ usage: scripts/test.sh [pytest args]        install what the tests need, then ru
 
 What it installs, each step skipped when already done:
   .venv/             a virtual environment made with the first python3 on PATH (TOOLSENSE_TEST_VENV names
-                     another folder); toolsense editable with its dev extras from PyPI (about 95 packages,
-                     315 MB, 1-2 minutes the first time). Nothing is installed into python3 itself.
+                     another folder); toolsense editable with its dev extras from PyPI (about 120 packages,
+                     500 MB, 1-2 minutes the first time). Nothing is installed into python3 itself.
   Debian packages    neovim, git, chromium, libkrb5-dev (as root or with sudo; only when missing)
   ~/.cache/toolsense-e2e   Node 24 and code-server from the npm registry (~500 MB), for the real-VS-Code tests
   node_modules       the extension's toolchain (vscode-extension/) and playwright-core (tests/e2e_vscode/)
